@@ -27,8 +27,10 @@ use crate::Colour;
 pub struct Board {
     rows: [u32; MAX_SIDE],
     columns: [u32; MAX_SIDE],
-    row_occupancy: [u8; MAX_SIDE],
-    column_occupancy: [u8; MAX_SIDE],
+    /// Byte `r` is the occupancy of row `r` (bit `c` for column `c`).
+    row_bits: u64,
+    /// Byte `c` is the occupancy of column `c` (bit `r` for row `r`).
+    column_bits: u64,
     size: Size,
     chips: u8,
 }
@@ -61,8 +63,8 @@ impl Board {
         Board {
             rows: [0; MAX_SIDE],
             columns: [0; MAX_SIDE],
-            row_occupancy: [0; MAX_SIDE],
-            column_occupancy: [0; MAX_SIDE],
+            row_bits: 0,
+            column_bits: 0,
             size,
             chips: 0,
         }
@@ -83,7 +85,7 @@ impl Board {
     /// Whether the cell is on the board and holds no chip.
     #[inline]
     pub fn is_vacant(&self, cell: Cell) -> bool {
-        self.size.contains(cell) && self.row_occupancy[cell.row()] & (1 << cell.column()) == 0
+        self.size.contains(cell) && self.row_bits & bit(cell.row(), cell.column()) == 0
     }
 
     /// Puts a chip on a cell or clears it, checking the cell and colour against the board size.
@@ -113,22 +115,97 @@ impl Board {
         let value = colour.number() as u32;
         self.rows[r] |= value << (BITS_PER_CELL * c as u32);
         self.columns[c] |= value << (BITS_PER_CELL * r as u32);
-        self.row_occupancy[r] |= 1 << c;
-        self.column_occupancy[c] |= 1 << r;
+        self.row_bits |= bit(r, c);
+        self.column_bits |= bit(c, r);
         self.chips += 1;
     }
 
     /// Takes the chip off a cell. The caller guarantees there is one.
     #[inline]
     pub(crate) fn take(&mut self, cell: Cell) -> Colour {
-        let colour = self.get(cell).expect("take from a cell with a chip");
         let (r, c) = (cell.row(), cell.column());
+        let value = (self.rows[r] >> (BITS_PER_CELL * c as u32)) & 7;
+        debug_assert!(value != 0, "take from {cell}, which is empty");
+        let colour = Colour::ALL[(value as usize).wrapping_sub(1) % 7];
         self.rows[r] &= !(7 << (BITS_PER_CELL * c as u32));
         self.columns[c] &= !(7 << (BITS_PER_CELL * r as u32));
-        self.row_occupancy[r] &= !(1 << c);
-        self.column_occupancy[c] &= !(1 << r);
+        self.row_bits &= !bit(r, c);
+        self.column_bits &= !bit(c, r);
         self.chips -= 1;
         colour
+    }
+
+    /// Places a chip on a cell the caller knows to be empty and on the board (no score, no
+    /// checks): for fast playouts. [`Board::set`] is the checked form.
+    #[inline]
+    pub fn place_unchecked(&mut self, cell: Cell, colour: Colour) {
+        self.put(cell, colour);
+    }
+
+    /// Slides a chip along a path the caller knows to be legal (no score, no checks).
+    #[inline]
+    pub fn slide_unchecked(&mut self, from: Cell, to: Cell) {
+        let colour = self.take(from);
+        self.put(to, colour);
+    }
+
+    /// The number of slides along each row and each column, by table lookup.
+    #[inline]
+    pub fn slide_counts(&self) -> SlideCounts {
+        let n = self.size.side();
+        let mut rows = 0;
+        let mut columns = 0;
+        for i in 0..n {
+            rows |= (line::slide_count(n, self.row_occupancy(i)) as u64) << (8 * i);
+            columns |= (line::slide_count(n, self.column_occupancy(i)) as u64) << (8 * i);
+        }
+        SlideCounts { rows, columns }
+    }
+
+    /// The number of slides on the board (Order's moves less the pass), by table lookup.
+    #[inline]
+    pub fn slide_count(&self) -> usize {
+        self.slide_counts().total()
+    }
+
+    /// Slide number `index` (from, to) in the order of [`crate::Position::legal_moves`], found
+    /// without listing the others; `None` past the last slide.
+    #[inline]
+    pub fn nth_slide(&self, index: usize) -> Option<(Cell, Cell)> {
+        self.nth_slide_counted(self.slide_counts(), index)
+    }
+
+    /// [`Board::nth_slide`] given this board's [`Board::slide_counts`], so that a caller who
+    /// needs both the count and a slide looks the counts up once.
+    #[inline]
+    pub fn nth_slide_counted(&self, counts: SlideCounts, index: usize) -> Option<(Cell, Cell)> {
+        let n = self.size.side();
+        let along_rows = line::byte_sum(counts.rows) as usize;
+        if index < along_rows {
+            let (r, k) = line::select_byte(counts.rows, index as u32);
+            let (from, to) = line::nth_slide(n, self.row_occupancy(r), k as usize);
+            return Some((Cell::at(r, from), Cell::at(r, to)));
+        }
+        let index = index - along_rows;
+        if index < line::byte_sum(counts.columns) as usize {
+            let (c, k) = line::select_byte(counts.columns, index as u32);
+            let (from, to) = line::nth_slide(n, self.column_occupancy(c), k as usize);
+            return Some((Cell::at(from, c), Cell::at(to, c)));
+        }
+        None
+    }
+
+    /// The empty cell number `index` in row-major order, found without a loop: per-row counts of
+    /// empty cells by bytewise popcount, then [`line::select_byte`].
+    #[inline]
+    pub fn nth_vacant(&self, index: usize) -> Option<Cell> {
+        if index >= self.vacant_count() {
+            return None;
+        }
+        let vacant = !self.row_bits & vacancy_mask(self.size.side());
+        let (r, k) = line::select_byte(line::byte_popcounts(vacant), index as u32);
+        let row = (vacant >> (8 * r)) as u8;
+        Some(Cell::at(r, line::nth_bit(row, k as usize)))
     }
 
     /// The number of chips on the board.
@@ -161,13 +238,13 @@ impl Board {
     /// The occupancy of a row, bit `c` for column `c`.
     #[inline]
     pub fn row_occupancy(&self, row: usize) -> u8 {
-        self.row_occupancy[row]
+        (self.row_bits >> (8 * row)) as u8
     }
 
     /// The occupancy of a column, bit `r` for row `r`.
     #[inline]
     pub fn column_occupancy(&self, column: usize) -> u8 {
-        self.column_occupancy[column]
+        (self.column_bits >> (8 * column)) as u8
     }
 
     /// How many chips of each colour are on the board, indexed by [`Colour::index`].
@@ -231,12 +308,46 @@ impl Board {
     pub fn slide_targets(&self, from: Cell) -> impl Iterator<Item = Cell> {
         let n = self.size.side();
         let (r, c) = (from.row(), from.column());
-        let along_row = line::slides(n, self.row_occupancy[r], c);
-        let along_column = line::slides(n, self.column_occupancy[c], r);
+        let along_row = line::slides(n, self.row_occupancy(r), c);
+        let along_column = line::slides(n, self.column_occupancy(c), r);
         let row_cells = line::bits(along_row).map(move |c2| Cell::new(r, c2).expect("on grid"));
         let column_cells =
             line::bits(along_column).map(move |r2| Cell::new(r2, c).expect("on grid"));
         row_cells.chain(column_cells)
+    }
+}
+
+/// The bit of `(line, position)` in a bitboard with one byte per line.
+#[inline(always)]
+const fn bit(line: usize, position: usize) -> u64 {
+    1 << (8 * line + position)
+}
+
+/// The cells of an N x N board in a bitboard with one byte per line.
+#[inline(always)]
+const fn vacancy_mask(side: usize) -> u64 {
+    let line = (1u64 << side) - 1;
+    let lines = if side == 8 {
+        u64::MAX
+    } else {
+        (1u64 << (8 * side)) - 1
+    };
+    lines & (line * 0x0101_0101_0101_0101)
+}
+
+/// The number of slides along each line of a board, one byte per line (see
+/// [`Board::slide_counts`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct SlideCounts {
+    rows: u64,
+    columns: u64,
+}
+
+impl SlideCounts {
+    /// The number of slides on the board.
+    #[inline]
+    pub fn total(self) -> usize {
+        (line::byte_sum(self.rows) + line::byte_sum(self.columns)) as usize
     }
 }
 

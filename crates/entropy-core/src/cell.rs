@@ -25,6 +25,14 @@ impl Cell {
         }
     }
 
+    /// The cell at `row`, `column`, which the caller knows to be on the grid (checked in debug
+    /// builds only): for table-driven loops where the bounds are known.
+    #[inline(always)]
+    pub(crate) const fn at(row: usize, column: usize) -> Cell {
+        debug_assert!(row < MAX_SIDE && column < MAX_SIDE);
+        Cell((row * MAX_SIDE + column) as u8)
+    }
+
     /// Returns the cell with this grid index (0..49).
     pub const fn from_index(index: usize) -> Option<Cell> {
         if index < GRID_CELLS {
@@ -40,13 +48,16 @@ impl Cell {
     }
 
     /// The zero-based row, counted from the top.
+    #[inline(always)]
     pub const fn row(self) -> usize {
-        self.0 as usize / MAX_SIDE
+        // A table load is cheaper than dividing by 7 in the hot paths that place and slide.
+        ROW_OF[self.0 as usize] as usize
     }
 
     /// The zero-based column, counted from the left.
+    #[inline(always)]
     pub const fn column(self) -> usize {
-        self.0 as usize % MAX_SIDE
+        COLUMN_OF[self.0 as usize] as usize
     }
 
     /// All 49 grid cells in index order.
@@ -54,6 +65,19 @@ impl Cell {
         (0..GRID_CELLS as u8).map(Cell)
     }
 }
+
+const fn build_coordinates(column: bool) -> [u8; GRID_CELLS] {
+    let mut table = [0u8; GRID_CELLS];
+    let mut i = 0;
+    while i < GRID_CELLS {
+        table[i] = if column { i % MAX_SIDE } else { i / MAX_SIDE } as u8;
+        i += 1;
+    }
+    table
+}
+
+static ROW_OF: [u8; GRID_CELLS] = build_coordinates(false);
+static COLUMN_OF: [u8; GRID_CELLS] = build_coordinates(true);
 
 /// Displays the cell in CodeCup notation: row letter upper-case, column letter lower-case (`Bc`).
 impl fmt::Display for Cell {

@@ -33,7 +33,7 @@ pub mod score;
 pub mod symmetry;
 pub mod zobrist;
 
-pub use board::{Board, SetError};
+pub use board::{Board, SetError, SlideCounts};
 pub use cell::{Cell, Role, Size, GRID_CELLS, MAX_SIDE};
 pub use colour::Colour;
 pub use moves::{Move, MoveList, MAX_MOVES};

@@ -48,14 +48,15 @@ impl fmt::Display for Phase {
 /// The chips left in the bag, by colour. The chip in Chaos's hand is not in the bag.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Bag {
-    counts: [u8; 7],
+    /// Chips left by colour index; the eighth byte is always 0 so the counts read as one `u64`.
+    counts: [u8; 8],
     total: u8,
 }
 
 impl Bag {
     /// The full bag of an Entropy(N) game: N chips of each of the first N colours.
     pub fn full(size: Size) -> Bag {
-        let mut counts = [0u8; 7];
+        let mut counts = [0u8; 8];
         for colour in size.game_colours() {
             counts[colour.index()] = size.chips_per_colour();
         }
@@ -93,18 +94,19 @@ impl Bag {
 
     /// The colour of the chip at position `index` when the bag's chips are lined up by colour;
     /// a uniform `index` in `0..total` draws a chip uniformly.
-    pub fn nth_chip(&self, mut index: u8) -> Option<Colour> {
-        for (colour, count) in self.colours() {
-            if index < count {
-                return Some(colour);
-            }
-            index -= count;
+    #[inline]
+    pub fn nth_chip(&self, index: u8) -> Option<Colour> {
+        if index >= self.total {
+            return None;
         }
-        None
+        // The eighth count is always 0, so `select_byte` finds the colour index directly.
+        let (below, _) = crate::line::select_byte(u64::from_le_bytes(self.counts), index as u32);
+        Some(Colour::ALL[below])
     }
 
+    /// Takes a chip of this colour out of the bag; the caller knows there is one.
     #[inline]
-    fn take(&mut self, colour: Colour) {
+    pub fn take(&mut self, colour: Colour) {
         self.counts[colour.index()] -= 1;
         self.total -= 1;
     }
@@ -425,69 +427,25 @@ impl Position {
     }
 
     /// The number of Order's moves (every slide and the pass) on this board, by table lookup.
+    #[inline]
     pub fn order_move_count(&self) -> usize {
-        let n = self.size().side();
-        let mut count = 1;
-        for i in 0..n {
-            count += line::slide_count(n, self.board.row_occupancy(i));
-            count += line::slide_count(n, self.board.column_occupancy(i));
-        }
-        count as usize
+        self.board.slide_count() + 1
     }
 
     /// Order's move number `index` in the order of [`Position::legal_moves`] (the last one,
     /// `order_move_count() - 1`, is the pass), found without listing the others.
-    pub fn order_move(&self, mut index: usize) -> Move {
-        let n = self.size().side();
-        for along_rows in [true, false] {
-            for i in 0..n {
-                let occupancy = if along_rows {
-                    self.board.row_occupancy(i)
-                } else {
-                    self.board.column_occupancy(i)
-                };
-                let count = line::slide_count(n, occupancy) as usize;
-                if index >= count {
-                    index -= count;
-                    continue;
-                }
-                for p in line::bits(occupancy) {
-                    let targets = line::slides(n, occupancy, p);
-                    let here = targets.count_ones() as usize;
-                    if index >= here {
-                        index -= here;
-                        continue;
-                    }
-                    let q = line::bits(targets).nth(index).expect("index within line");
-                    return if along_rows {
-                        Move::Slide {
-                            from: grid_cell(i, p),
-                            to: grid_cell(i, q),
-                        }
-                    } else {
-                        Move::Slide {
-                            from: grid_cell(p, i),
-                            to: grid_cell(q, i),
-                        }
-                    };
-                }
-            }
+    #[inline]
+    pub fn order_move(&self, index: usize) -> Move {
+        match self.board.nth_slide(index) {
+            Some((from, to)) => Move::Slide { from, to },
+            None => Move::Pass,
         }
-        Move::Pass
     }
 
-    /// The empty cell number `index` in row-major order, found row by row with popcounts.
-    pub fn nth_vacant(&self, mut index: usize) -> Option<Cell> {
-        let n = self.size().side();
-        for r in 0..n {
-            let vacant = !self.board.row_occupancy(r) & ((1u16 << n) - 1) as u8;
-            let count = vacant.count_ones() as usize;
-            if index < count {
-                return line::bits(vacant).nth(index).map(|c| grid_cell(r, c));
-            }
-            index -= count;
-        }
-        None
+    /// The empty cell number `index` in row-major order.
+    #[inline]
+    pub fn nth_vacant(&self, index: usize) -> Option<Cell> {
+        self.board.nth_vacant(index)
     }
 
     /// Checks a move against the rules without playing it.
@@ -626,6 +584,47 @@ impl Position {
         self.line_scores[line] = new;
     }
 
+    /// Order's score after the slide, without playing it: only the three changed lines are
+    /// looked up. The slide must be legal. [`Position::play_unchecked`] is the slow twin.
+    #[inline]
+    pub fn score_after_slide(&self, from: Cell, to: Cell) -> u32 {
+        let (r1, c1, r2, c2) = (from.row(), from.column(), to.row(), to.column());
+        let board = &self.board;
+        let colour = board.row_key(r1) >> (score::BITS_PER_CELL * c1 as u32) & 7;
+        let shift = |i: usize| score::BITS_PER_CELL * i as u32;
+        let old = |line: usize| self.line_scores[line] as u32;
+        let mut total = self.score as u32;
+        if r1 == r2 {
+            let row = board.row_key(r1) & !(7 << shift(c1)) | colour << shift(c2);
+            let from_column = board.column_key(c1) & !(7 << shift(r1));
+            let to_column = board.column_key(c2) | colour << shift(r1);
+            total += score::line_score(row)
+                + score::line_score(from_column)
+                + score::line_score(to_column);
+            total -= old(r1) + old(MAX_SIDE + c1) + old(MAX_SIDE + c2);
+        } else {
+            let column = board.column_key(c1) & !(7 << shift(r1)) | colour << shift(r2);
+            let from_row = board.row_key(r1) & !(7 << shift(c1));
+            let to_row = board.row_key(r2) | colour << shift(c1);
+            total +=
+                score::line_score(column) + score::line_score(from_row) + score::line_score(to_row);
+            total -= old(MAX_SIDE + c1) + old(r1) + old(r2);
+        }
+        total
+    }
+
+    /// Order's score after placing a chip on an empty cell, without playing it.
+    #[inline]
+    pub fn score_after_place(&self, cell: Cell, colour: Colour) -> u32 {
+        let (r, c) = (cell.row(), cell.column());
+        let value = colour.number() as u32;
+        let row = self.board.row_key(r) | value << (score::BITS_PER_CELL * c as u32);
+        let column = self.board.column_key(c) | value << (score::BITS_PER_CELL * r as u32);
+        self.score as u32 + score::line_score(row) + score::line_score(column)
+            - self.line_scores[r] as u32
+            - self.line_scores[MAX_SIDE + c] as u32
+    }
+
     /// The position after a move, leaving this one as it is (the move is checked).
     pub fn after(&self, mv: Move) -> Result<Position, IllegalMove> {
         let mut next = *self;
@@ -636,7 +635,7 @@ impl Position {
 
 #[inline(always)]
 fn grid_cell(row: usize, column: usize) -> Cell {
-    Cell::new(row, column).expect("row and column within the grid")
+    Cell::at(row, column)
 }
 
 fn phase_key(phase: Phase) -> u64 {

@@ -80,6 +80,15 @@ fn check_invariants(pos: &Position, rng: &mut Rng) {
         assert_eq!(total, pos.size().chips_per_colour());
     }
 
+    let mut lined_up = pos
+        .bag()
+        .colours()
+        .flat_map(|(c, n)| std::iter::repeat_n(c, n as usize));
+    for index in 0..pos.bag().total() {
+        assert_eq!(pos.bag().nth_chip(index), lined_up.next(), "chip {index}");
+    }
+    assert_eq!(pos.bag().nth_chip(pos.bag().total()), None);
+
     let moves = pos.legal_moves();
     assert!(moves.len() <= MAX_MOVES);
     let fast: HashSet<Move> = moves.iter().copied().collect();
@@ -87,6 +96,15 @@ fn check_invariants(pos: &Position, rng: &mut Rng) {
     assert_eq!(fast, slow_legal_moves(pos), "move generation vs walking");
     for &mv in moves.iter() {
         assert_eq!(pos.check(mv), Ok(()), "{mv} is generated but refused");
+        let mut after = *pos;
+        after.play_unchecked(mv);
+        match mv {
+            Move::Slide { from, to } => assert_eq!(pos.score_after_slide(from, to), after.score()),
+            Move::Place { colour, cell } => {
+                assert_eq!(pos.score_after_place(cell, colour), after.score())
+            }
+            _ => {}
+        }
     }
     if pos.phase() == Phase::Slide {
         assert_eq!(pos.order_move_count(), moves.len());
