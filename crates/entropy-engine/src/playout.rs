@@ -8,7 +8,7 @@
 use entropy_core::{Board, Colour, Move, Phase, Position};
 use rand::Rng;
 
-use crate::bots::random::random_move;
+use crate::bots::random_move;
 
 /// Plays random moves for chance, Chaos and Order until the board is full; returns Order's score.
 /// Each draw is uniform over the chips in the bag, each placement over the empty cells, and each

@@ -2,13 +2,13 @@
 
 mod greedy;
 mod pass;
-pub(crate) mod random;
+mod random;
 
 use std::fmt;
 
 pub use greedy::{best_order_reply, GreedyBot};
 pub use pass::PassBot;
-pub use random::RandomBot;
+pub use random::{random_move, RandomBot};
 
 use crate::Bot;
 

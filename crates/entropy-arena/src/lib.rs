@@ -1,0 +1,32 @@
+//! The referee: plays Entropy games between players (built-in bots or external programs speaking
+//! the CodeCup protocol) on paired deals with enforced clocks, rules forfeits as CodeCup does,
+//! records every game as a JSON line and summarises a match with confidence intervals.
+//!
+//! - [`deal`]: the chip order of each deal, from a seed.
+//! - [`player`]: the [`player::Player`] trait, built-in bots and subprocesses.
+//! - [`game`]: one game under the clocks, with forfeits and the jury player.
+//! - [`record`]: the JSON line written for every game, and reading a file of them back.
+//! - [`tournament`]: a match of paired deals, run in parallel, resumable.
+//! - [`stats`]: means, paired differences and t-based confidence intervals.
+
+#![deny(clippy::print_stdout, clippy::print_stderr)]
+
+pub mod deal;
+pub mod game;
+pub mod player;
+pub mod record;
+pub mod stats;
+pub mod tournament;
+
+/// Mixes a seed with further numbers (SplitMix64 finaliser), so that every deal, game and role
+/// gets an independent stream from one match seed.
+pub fn derive_seed(seed: u64, parts: &[u64]) -> u64 {
+    parts
+        .iter()
+        .fold(seed ^ 0x5EED_0FE7_7209_u64, |acc, &part| {
+            let mut z = acc.wrapping_add(part).wrapping_add(0x9E37_79B9_7F4A_7C15);
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^ (z >> 31)
+        })
+}

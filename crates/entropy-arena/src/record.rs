@@ -1,0 +1,247 @@
+//! The JSON line written for every game, and reading a file of them back (to resume a match or
+//! summarise it again).
+
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+
+use entropy_core::{Move, Role};
+use serde::{Deserialize, Serialize};
+
+use crate::game::{role_index, GameOutcome};
+use crate::player::{FaultKind, PlayerSpec};
+
+/// What makes games belong to the same match: a file is resumed only with the same settings.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MatchKey {
+    /// Player A and player B.
+    pub players: [PlayerSpec; 2],
+    /// The match seed (deals, bots and jury are derived from it).
+    pub seed: u64,
+    /// Each player's clock per game, in milliseconds.
+    pub clock_ms: u64,
+    /// The board side N.
+    pub size: u8,
+}
+
+/// One player's part in a game.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Side {
+    /// `A` or `B`: which of the match's players.
+    pub player: char,
+    /// The player's label (bot name or command).
+    pub name: String,
+    /// Seconds of its clock it used.
+    pub seconds: f64,
+    /// Its CodeCup points: 120 + S as Order, 280 - S as Chaos, 0 after a forfeit.
+    pub points: u32,
+}
+
+/// A forfeit as recorded.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ForfeitRecord {
+    /// `order` or `chaos`.
+    pub role: String,
+    /// The kind of fault.
+    pub reason: FaultKind,
+    /// What happened.
+    pub detail: String,
+    /// The turn (chip number) on which it happened; the jury played the rest.
+    pub turn: usize,
+}
+
+/// Everything about one game, written as one JSON line as soon as it ends.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameRecord {
+    /// The match settings.
+    #[serde(rename = "match")]
+    pub key: MatchKey,
+    /// Deal number, from 0.
+    pub deal: u32,
+    /// 0 when player A is Order, 1 when player B is Order (same chips either way).
+    pub game: u8,
+    /// The seed of this deal's chip order.
+    pub deal_seed: u64,
+    /// Order's side.
+    pub order: Side,
+    /// Chaos's side.
+    pub chaos: Side,
+    /// The moves, one entry per decision: Chaos's as colour and cell (`3Bc`, the chance draw
+    /// folded in), Order's as `BcBg` or `pass`. Cells in CodeCup notation.
+    pub moves: Vec<String>,
+    /// The final board (board text).
+    pub board: String,
+    /// Order's score S.
+    pub score: u32,
+    /// `normal`, or `forfeit` when a player forfeited.
+    pub termination: String,
+    /// The forfeits, if any.
+    pub forfeits: Vec<ForfeitRecord>,
+}
+
+impl GameRecord {
+    /// Builds the record of a game of deal `deal` (game 0: A is Order; game 1: B is Order).
+    pub fn new(
+        key: &MatchKey,
+        deal: u32,
+        game: u8,
+        deal_seed: u64,
+        outcome: &GameOutcome,
+    ) -> GameRecord {
+        let score = outcome.score();
+        let side = |role: Role| {
+            let player = if (game == 0) == (role == Role::Order) {
+                0
+            } else {
+                1
+            };
+            let points = match (outcome.forfeited(role), role) {
+                (true, _) => 0,
+                (false, Role::Order) => 120 + score,
+                (false, Role::Chaos) => 280u32.saturating_sub(score),
+            };
+            Side {
+                player: ['A', 'B'][player],
+                name: key.players[player].label().to_owned(),
+                seconds: outcome.time_used[role_index(role)].as_secs_f64(),
+                points,
+            }
+        };
+        GameRecord {
+            key: key.clone(),
+            deal,
+            game,
+            deal_seed,
+            order: side(Role::Order),
+            chaos: side(Role::Chaos),
+            moves: format_moves(&outcome.moves),
+            board: outcome.position.board().to_string(),
+            score,
+            termination: if outcome.forfeits.is_empty() {
+                "normal"
+            } else {
+                "forfeit"
+            }
+            .to_owned(),
+            forfeits: outcome
+                .forfeits
+                .iter()
+                .map(|f| ForfeitRecord {
+                    role: f.role.name().to_owned(),
+                    reason: f.fault.kind,
+                    detail: f.fault.detail.clone(),
+                    turn: f.turn,
+                })
+                .collect(),
+        }
+    }
+
+    /// The side of player `A` (index 0) or `B` (index 1).
+    pub fn side_of(&self, player: usize) -> (Role, &Side) {
+        if (self.game == 0) == (player == 0) {
+            (Role::Order, &self.order)
+        } else {
+            (Role::Chaos, &self.chaos)
+        }
+    }
+}
+
+/// Writes moves as recorded: each draw folded into the placement that follows it.
+pub fn format_moves(moves: &[Move]) -> Vec<String> {
+    moves
+        .iter()
+        .filter(|m| !matches!(m, Move::Draw(_)))
+        .map(Move::to_string)
+        .collect()
+}
+
+/// Reads recorded moves back into moves with the chance draws.
+pub fn parse_moves(entries: &[String]) -> Result<Vec<Move>, entropy_core::ParseError> {
+    let mut moves = Vec::with_capacity(entries.len() * 3 / 2 + 1);
+    for entry in entries {
+        let mv: Move = entry.parse()?;
+        if let Move::Place { colour, .. } = mv {
+            moves.push(Move::Draw(colour));
+        }
+        moves.push(mv);
+    }
+    Ok(moves)
+}
+
+/// The records of a JSON lines file, and what was wrong with the lines that could not be read.
+#[derive(Debug, Default)]
+pub struct RecordFile {
+    /// The records read, in file order.
+    pub records: Vec<GameRecord>,
+    /// Problems, one per bad line (`line N: ...`). A half-written last line is one of these.
+    pub problems: Vec<String>,
+}
+
+/// Reads a file of game records; a missing file is an empty one.
+pub fn read_records(path: &Path) -> std::io::Result<RecordFile> {
+    let file = match std::fs::File::open(path) {
+        Ok(file) => file,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(RecordFile::default()),
+        Err(e) => return Err(e),
+    };
+    let mut out = RecordFile::default();
+    for (i, line) in BufReader::new(file).lines().enumerate() {
+        let line = line?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        match serde_json::from_str::<GameRecord>(&line) {
+            Ok(record) => out.records.push(record),
+            Err(e) => out.problems.push(format!("line {}: {e}", i + 1)),
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::deal::shuffled_bag;
+    use crate::game::play_game;
+    use crate::player::BuiltinPlayer;
+    use entropy_core::{Position, Size};
+    use std::time::Duration;
+
+    #[test]
+    fn a_record_round_trips_through_json_and_replays() {
+        let key = MatchKey {
+            players: [
+                PlayerSpec::Builtin("greedy".into()),
+                PlayerSpec::Builtin("random".into()),
+            ],
+            seed: 1,
+            clock_ms: 30_000,
+            size: 7,
+        };
+        let deal = shuffled_bag(Size::SEVEN, 5);
+        let mut a = BuiltinPlayer::new("greedy", 1).unwrap();
+        let mut b = BuiltinPlayer::new("random", 2).unwrap();
+        let outcome = play_game(
+            Size::SEVEN,
+            &deal,
+            Duration::from_secs(30),
+            1,
+            &mut b,
+            &mut a,
+        );
+        let record = GameRecord::new(&key, 0, 1, 5, &outcome);
+        assert_eq!((record.order.player, record.chaos.player), ('B', 'A'));
+        assert_eq!(record.order.points, 120 + record.score);
+        let json = serde_json::to_string(&record).unwrap();
+        assert!(!json.contains('\n'));
+        let back: GameRecord = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, record);
+        let moves = parse_moves(&back.moves).unwrap();
+        assert_eq!(moves, outcome.moves);
+        let mut replay = Position::new(Size::SEVEN);
+        for mv in moves {
+            replay.play(mv).unwrap();
+        }
+        assert_eq!(replay.score(), record.score);
+        assert_eq!(replay.board().to_string(), record.board);
+    }
+}

@@ -1,0 +1,143 @@
+//! A match: every deal played twice with roles swapped on the same chips, games in parallel,
+//! each record handed back as soon as its game ends.
+
+use std::collections::HashSet;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::time::Duration;
+
+use entropy_core::Size;
+
+use crate::deal::shuffled_bag;
+use crate::derive_seed;
+use crate::game::play_game;
+use crate::record::{GameRecord, MatchKey};
+
+/// What to play: the match settings, the number of deals and how many games at once.
+#[derive(Clone, Debug)]
+pub struct MatchConfig {
+    /// Players, seed, clock and board size.
+    pub key: MatchKey,
+    /// Number of deals; each is played twice.
+    pub deals: u32,
+    /// Games played at the same time.
+    pub jobs: usize,
+}
+
+/// One game of a match: the deal and which player is Order (0: A, 1: B).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Task {
+    /// Deal number.
+    pub deal: u32,
+    /// 0 when A is Order, 1 when B is Order.
+    pub game: u8,
+}
+
+impl MatchConfig {
+    /// The games still to play, given those already recorded.
+    pub fn tasks(&self, done: &HashSet<Task>) -> Vec<Task> {
+        (0..self.deals)
+            .flat_map(|deal| [0, 1].map(|game| Task { deal, game }))
+            .filter(|task| !done.contains(task))
+            .collect()
+    }
+
+    /// Plays one game of the match.
+    pub fn play(&self, task: Task) -> GameRecord {
+        let key = &self.key;
+        let size = Size::new(key.size as usize).expect("a validated size");
+        let deal_seed = derive_seed(key.seed, &[task.deal as u64]);
+        let deal = shuffled_bag(size, deal_seed);
+        let seed = |part: u64| derive_seed(key.seed, &[task.deal as u64, task.game as u64, part]);
+        let [a, b] = &key.players;
+        let (order_spec, chaos_spec) = if task.game == 0 { (a, b) } else { (b, a) };
+        let mut order = order_spec.instantiate(seed(0)).expect("a validated player");
+        let mut chaos = chaos_spec.instantiate(seed(1)).expect("a validated player");
+        let clock = Duration::from_millis(key.clock_ms);
+        let outcome = play_game(size, &deal, clock, seed(2), order.as_mut(), chaos.as_mut());
+        GameRecord::new(key, task.deal, task.game, deal_seed, &outcome)
+    }
+
+    /// Plays the tasks on `jobs` threads, calling `on_record` on this thread for each game as it
+    /// ends (in order of completion).
+    pub fn run(&self, tasks: &[Task], mut on_record: impl FnMut(GameRecord)) {
+        let next = AtomicUsize::new(0);
+        let (sender, receiver) = mpsc::channel();
+        std::thread::scope(|scope| {
+            for _ in 0..self.jobs.clamp(1, tasks.len().max(1)) {
+                let sender = sender.clone();
+                let next = &next;
+                scope.spawn(move || loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(&task) = tasks.get(i) else { break };
+                    if sender.send(self.play(task)).is_err() {
+                        break;
+                    }
+                });
+            }
+            drop(sender);
+            for record in receiver {
+                on_record(record);
+            }
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::player::PlayerSpec;
+
+    fn config(jobs: usize) -> MatchConfig {
+        MatchConfig {
+            key: MatchKey {
+                players: [
+                    PlayerSpec::Builtin("greedy".into()),
+                    PlayerSpec::Builtin("random".into()),
+                ],
+                seed: 42,
+                clock_ms: 30_000,
+                size: 5,
+            },
+            deals: 3,
+            jobs,
+        }
+    }
+
+    #[test]
+    fn results_do_not_depend_on_parallelism_or_order() {
+        let serial = config(1);
+        let mut one = Vec::new();
+        serial.run(&serial.tasks(&HashSet::new()), |r| one.push(r));
+        let parallel = config(4);
+        let mut many = Vec::new();
+        parallel.run(&parallel.tasks(&HashSet::new()), |r| many.push(r));
+        let key = |r: &GameRecord| (r.deal, r.game);
+        one.sort_by_key(key);
+        many.sort_by_key(key);
+        assert_eq!(one.len(), 6);
+        let strip = |r: &GameRecord| (r.deal, r.game, r.moves.clone(), r.score);
+        assert_eq!(
+            one.iter().map(strip).collect::<Vec<_>>(),
+            many.iter().map(strip).collect::<Vec<_>>()
+        );
+        // Both games of a deal draw the same chips.
+        let chips = |r: &GameRecord| {
+            r.moves
+                .iter()
+                .step_by(2)
+                .map(|m| m[..1].to_owned())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(chips(&one[0]), chips(&one[1]));
+    }
+
+    #[test]
+    fn recorded_games_are_skipped() {
+        let config = config(1);
+        let done = HashSet::from([Task { deal: 0, game: 1 }, Task { deal: 2, game: 0 }]);
+        let tasks = config.tasks(&done);
+        assert_eq!(tasks.len(), 4);
+        assert!(!tasks.contains(&Task { deal: 0, game: 1 }));
+    }
+}

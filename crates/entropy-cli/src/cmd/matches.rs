@@ -1,0 +1,293 @@
+//! `entropy match`: the arena.
+
+use std::collections::HashSet;
+use std::fs::{self, OpenOptions};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{bail, Context, Result};
+use entropy_arena::player::PlayerSpec;
+use entropy_arena::record::{read_records, GameRecord, MatchKey};
+use entropy_arena::stats::{summarize, MeanCi, Summary};
+use entropy_arena::tournament::{MatchConfig, Task};
+use indicatif::{ProgressBar, ProgressStyle};
+
+/// Play a match between two players on paired deals and summarise it.
+///
+/// Each deal is a shuffled bag (from the seed) played twice on the same chip order, once with
+/// A as Order and once with B as Order, so the paired difference of the two scores measures
+/// skill with the luck of the draw cancelled. Each player has its own clock per game; a player
+/// that runs out of time, crashes, answers garbage or plays an illegal move forfeits the game as
+/// CodeCup rules it (0 points; a random jury player finishes the game) and the match goes on.
+///
+/// Every game is appended to a JSON lines file as soon as it ends. Running the same command again
+/// resumes: recorded games are kept and only the missing ones are played.
+///
+/// Players: a built-in bot's name (see `entropy bots`), `bot:NAME`, or a shell command that
+/// speaks the CodeCup protocol, e.g. `cmd:./mybot` or `"entropy codecup --bot greedy"`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Player A.
+    #[arg(default_value = "greedy")]
+    a: String,
+    /// Player B.
+    #[arg(default_value = "random")]
+    b: String,
+    /// Number of deals; each is played twice with roles swapped.
+    #[arg(long, default_value_t = 100)]
+    deals: u32,
+    /// Seed of the deals, the bots and the jury.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Each player's thinking time per game, in seconds.
+    #[arg(long, default_value_t = 30.0, value_name = "SECONDS")]
+    clock: f64,
+    /// Games played at the same time [default: the number of CPUs].
+    #[arg(long, short)]
+    jobs: Option<usize>,
+    /// Board side: 7, or 5 for Entropy(5) (built-in bots only).
+    #[arg(long, default_value_t = 7)]
+    size: usize,
+    /// The JSON lines file of game records [default: match-A-vs-B-sSEED.jsonl].
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Start again: delete the records file first instead of resuming from it.
+    #[arg(long)]
+    fresh: bool,
+    /// No progress bar.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+pub fn run(args: Args) -> Result<ExitCode> {
+    let size = super::parse_size(args.size)?;
+    if !(args.clock.is_finite() && args.clock > 0.0) {
+        bail!(
+            "--clock must be a positive number of seconds, not {}",
+            args.clock
+        );
+    }
+    let players = [PlayerSpec::parse(&args.a), PlayerSpec::parse(&args.b)];
+    for (label, spec) in ["A", "B"].iter().zip(&players) {
+        spec.validate()
+            .map_err(anyhow::Error::msg)
+            .with_context(|| format!("player {label}"))?;
+        if matches!(spec, PlayerSpec::Command(_)) && args.size != 7 {
+            bail!("player {label} is a program, and the CodeCup protocol is played on 7x7 only");
+        }
+    }
+    let key = MatchKey {
+        players,
+        seed: args.seed,
+        clock_ms: (args.clock * 1000.0).round() as u64,
+        size: size.side() as u8,
+    };
+    let jobs = args
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1);
+    let config = MatchConfig {
+        key,
+        deals: args.deals,
+        jobs,
+    };
+    let path = args
+        .out
+        .clone()
+        .unwrap_or_else(|| default_path(&config.key));
+    if args.fresh && path.exists() {
+        fs::remove_file(&path).with_context(|| format!("cannot delete {}", path.display()))?;
+    }
+    let mut records = load_previous(&path, &config.key)?;
+    records.retain(|r| r.deal < config.deals);
+    let done: HashSet<Task> = records
+        .iter()
+        .map(|r| Task {
+            deal: r.deal,
+            game: r.game,
+        })
+        .collect();
+    let tasks = config.tasks(&done);
+    if !done.is_empty() {
+        eprintln!(
+            "resuming from {}: {} games recorded, {} to play",
+            path.display(),
+            done.len(),
+            tasks.len()
+        );
+    }
+    let mut file = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&path)
+        .with_context(|| format!("cannot open {} for writing", path.display()))?;
+    let bar = progress_bar(args.quiet, config.deals as u64 * 2, done.len() as u64);
+    let mut write_error = None;
+    config.run(&tasks, |record| {
+        if write_error.is_none() {
+            let line = serde_json::to_string(&record).expect("records serialise");
+            if let Err(e) = writeln!(file, "{line}").and_then(|()| file.flush()) {
+                write_error = Some(e);
+            }
+        }
+        if !record.forfeits.is_empty() {
+            for f in &record.forfeits {
+                let player = if f.role == "order" {
+                    &record.order
+                } else {
+                    &record.chaos
+                };
+                bar.suspend(|| {
+                    eprintln!(
+                        "deal {} game {}: {} ({}) forfeits on turn {}: {}: {}",
+                        record.deal, record.game, player.name, f.role, f.turn, f.reason, f.detail
+                    )
+                });
+            }
+        }
+        bar.inc(1);
+        records.push(record);
+    });
+    bar.finish_and_clear();
+    if let Some(e) = write_error {
+        return Err(e).with_context(|| format!("cannot write to {}", path.display()));
+    }
+    print_summary(&config, &summarize(&records), &path);
+    Ok(ExitCode::SUCCESS)
+}
+
+fn default_path(key: &MatchKey) -> PathBuf {
+    let slug = |spec: &PlayerSpec| -> String {
+        let text: String = spec
+            .label()
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+            .collect();
+        text.trim_matches('_').chars().take(24).collect()
+    };
+    let [a, b] = &key.players;
+    PathBuf::from(format!(
+        "match-{}-vs-{}-s{}.jsonl",
+        slug(a),
+        slug(b),
+        key.seed
+    ))
+}
+
+/// Reads the records already in the file, checking they belong to this match. Lines that cannot
+/// be read (a game cut off mid-write) are dropped from the file, with a warning.
+fn load_previous(path: &Path, key: &MatchKey) -> Result<Vec<GameRecord>> {
+    let file = read_records(path).with_context(|| format!("cannot read {}", path.display()))?;
+    if let Some(other) = file.records.iter().find(|r| &r.key != key) {
+        bail!(
+            "{} holds games of another match ({} vs {}, seed {}, clock {} ms, size {}); \
+             choose another file with --out, or start again with --fresh",
+            path.display(),
+            other.key.players[0],
+            other.key.players[1],
+            other.key.seed,
+            other.key.clock_ms,
+            other.key.size
+        );
+    }
+    if !file.problems.is_empty() {
+        for problem in &file.problems {
+            eprintln!("warning: {}: dropping unreadable {problem}", path.display());
+        }
+        let temporary = path.with_extension("jsonl.tmp");
+        let mut text = String::new();
+        for record in &file.records {
+            text.push_str(&serde_json::to_string(record).expect("records serialise"));
+            text.push('\n');
+        }
+        fs::write(&temporary, text)
+            .with_context(|| format!("cannot write {}", temporary.display()))?;
+        fs::rename(&temporary, path)
+            .with_context(|| format!("cannot replace {}", path.display()))?;
+    }
+    Ok(file.records)
+}
+
+fn progress_bar(quiet: bool, total: u64, done: u64) -> ProgressBar {
+    if quiet {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(total);
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{bar:40} {pos}/{len} games  {elapsed_precise} elapsed, ~{eta} left",
+        )
+        .expect("a valid template"),
+    );
+    bar.set_position(done);
+    bar
+}
+
+fn format_ci(ci: &Option<MeanCi>) -> String {
+    match ci {
+        None => "-".to_owned(),
+        Some(ci) if ci.n < 2 => format!("{:.1}", ci.mean),
+        Some(ci) => format!("{:.1} ± {:.1}", ci.mean, ci.half_width),
+    }
+}
+
+fn print_summary(config: &MatchConfig, summary: &Summary, path: &Path) {
+    let key = &config.key;
+    println!(
+        "{} (A) vs {} (B): {} deals x 2 games, seed {}, {} s clock, {}x{} board",
+        key.players[0].label(),
+        key.players[1].label(),
+        config.deals,
+        key.seed,
+        key.clock_ms as f64 / 1000.0,
+        key.size,
+        key.size
+    );
+    println!(
+        "{:<3}{:<22}{:>18}{:>22}{:>10}{:>9}  forfeits",
+        "", "player", "S as Order", "S conceded as Chaos", "points", "s/game"
+    );
+    for (label, player) in ["A", "B"].iter().zip(&summary.players) {
+        let forfeits = if player.forfeits.is_empty() {
+            "none".to_owned()
+        } else {
+            player
+                .forfeits
+                .iter()
+                .map(|(kind, n)| format!("{kind} {n}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let name: String = player.name.chars().take(21).collect();
+        println!(
+            "{label:<3}{name:<22}{:>18}{:>22}{:>10}{:>9.3}  {forfeits}",
+            format_ci(&player.as_order),
+            format_ci(&player.as_chaos),
+            player.points,
+            player.mean_seconds
+        );
+    }
+    match &summary.paired {
+        Some(ci) => {
+            let [won, drawn, lost] = summary.deals_won_drawn_lost;
+            let verdict = if ci.n < 2 {
+                "too few deals for an interval"
+            } else if ci.significant() {
+                if ci.mean > 0.0 {
+                    "A is stronger"
+                } else {
+                    "B is stronger"
+                }
+            } else {
+                "no significant difference"
+            };
+            println!(
+                "paired margin (A's S as Order - B's S as Order, same chips): {:+.1} ± {:.1} (95% CI, {} deals; A won {won}, drew {drawn}, lost {lost}): {verdict}",
+                ci.mean, ci.half_width, ci.n
+            );
+        }
+        None => println!("paired margin: no complete deal yet"),
+    }
+    println!("records: {} ({} games)", path.display(), summary.games);
+}

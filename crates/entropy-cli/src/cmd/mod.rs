@@ -1,0 +1,20 @@
+//! One module per subcommand. Each has `Args` (clap) and `run(Args) -> Result<ExitCode>`.
+
+pub mod bench;
+pub mod bots;
+pub mod codecup;
+pub mod matches;
+pub mod perft;
+pub mod play;
+pub mod score;
+
+use anyhow::{bail, Result};
+use entropy_core::Size;
+
+/// Reads a board side given on the command line.
+pub fn parse_size(side: usize) -> Result<Size> {
+    match Size::new(side) {
+        Some(size) => Ok(size),
+        None => bail!("board size {side} is not supported: use 7 (the game) or 5 (Entropy(5))"),
+    }
+}

@@ -1,0 +1,49 @@
+//! `entropy`: the command-line front end. Each subcommand lives in its own file under `cmd/`;
+//! this file parses arguments and maps errors to exit codes.
+
+mod cmd;
+mod view;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Entropy (Hyle 7): score boards, play the CodeCup protocol, run matches between bots and
+/// programs, play against a bot in the terminal, and measure the engine.
+#[derive(Parser)]
+#[command(name = "entropy", version, propagate_version = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    Score(cmd::score::Args),
+    Codecup(cmd::codecup::Args),
+    Match(cmd::matches::Args),
+    Play(cmd::play::Args),
+    Perft(cmd::perft::Args),
+    Bench(cmd::bench::Args),
+    Bots(cmd::bots::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Score(args) => cmd::score::run(args),
+        Command::Codecup(args) => cmd::codecup::run(args),
+        Command::Match(args) => cmd::matches::run(args),
+        Command::Play(args) => cmd::play::run(args),
+        Command::Perft(args) => cmd::perft::run(args),
+        Command::Bench(args) => cmd::bench::run(args),
+        Command::Bots(args) => cmd::bots::run(args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(error) => {
+            eprintln!("entropy: error: {error:#}");
+            ExitCode::from(2)
+        }
+    }
+}

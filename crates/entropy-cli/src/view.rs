@@ -1,0 +1,97 @@
+//! Drawing a position for a person in the terminal: coordinates, coloured chips with letters,
+//! each row's and column's score, the bag.
+
+use std::fmt::Write;
+
+use entropy_core::{Cell, Colour, Move, Position};
+
+/// The ANSI background colour of each chip colour, and a foreground that reads on it.
+fn ansi(colour: Colour) -> (&'static str, &'static str) {
+    match colour {
+        Colour::Red => ("41", "97"),
+        Colour::Green => ("42", "30"),
+        Colour::Yellow => ("43", "30"),
+        Colour::Blue => ("44", "97"),
+        Colour::White => ("47", "30"),
+        Colour::Black => ("40", "97"),
+        Colour::Purple => ("45", "97"),
+    }
+}
+
+/// A chip as a person sees it: its letter, on its colour when `colour` is on.
+pub fn chip(colour: Colour, use_colour: bool) -> String {
+    if use_colour {
+        let (background, foreground) = ansi(colour);
+        format!(
+            "\x1b[{background};{foreground};1m {} \x1b[0m",
+            colour.letter()
+        )
+    } else {
+        format!(" {} ", colour.letter())
+    }
+}
+
+/// The colour names with letters and numbers, for a legend.
+pub fn legend(position: &Position) -> String {
+    const NAMES: [&str; 7] = ["red", "green", "yellow", "blue", "white", "black", "purple"];
+    position
+        .size()
+        .game_colours()
+        .map(|c| format!("{}={} {}", c.letter(), c.number(), NAMES[c.index()]))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Draws the board with CodeCup coordinates (rows `A`.., columns `a`..), the score of each row
+/// (right) and column (below), the total, and the bag. The cells of `last` are bracketed.
+pub fn render(position: &Position, last: Option<Move>, use_colour: bool) -> String {
+    let board = position.board();
+    let n = position.size().side();
+    let (rows, columns) = board.line_scores();
+    let marked = |cell: Cell| match last {
+        Some(Move::Place { cell: c, .. }) => c == cell,
+        Some(Move::Slide { from, to }) => from == cell || to == cell,
+        _ => false,
+    };
+    let mut out = String::new();
+    out.push_str("     ");
+    for c in 0..n {
+        let _ = write!(out, " {} ", (b'a' + c as u8) as char);
+    }
+    out.push_str("   score\n");
+    for (r, row_score) in rows.iter().enumerate().take(n) {
+        let _ = write!(out, "  {}  ", (b'A' + r as u8) as char);
+        for c in 0..n {
+            let cell = Cell::new(r, c).expect("on the grid");
+            let text = match board.get(cell) {
+                Some(colour) => chip(colour, use_colour),
+                None => " . ".to_owned(),
+            };
+            if marked(cell) && !use_colour {
+                let _ = write!(out, "[{}]", text.trim());
+            } else if marked(cell) {
+                let _ = write!(out, "\x1b[4m{text}\x1b[0m");
+            } else {
+                out.push_str(&text);
+            }
+        }
+        let _ = writeln!(out, "   {row_score:>3}");
+    }
+    out.push_str("     ");
+    for score in columns.iter().take(n) {
+        let _ = write!(out, "{score:>3}");
+    }
+    let _ = writeln!(out, "   {:>3} total", position.score());
+    let bag: Vec<String> = position
+        .bag()
+        .colours()
+        .map(|(colour, count)| format!("{}x{count}", colour.letter()))
+        .collect();
+    let _ = writeln!(
+        out,
+        "  bag ({} chips): {}",
+        position.bag().total(),
+        bag.join(" ")
+    );
+    out
+}

@@ -1,0 +1,333 @@
+//! The `entropy` binary driven as a user drives it: arguments, standard input, files, exit codes.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn entropy(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_entropy"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn data(path: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/data")
+        .join(path)
+}
+
+/// A fresh scratch directory per test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("entropy-cli-test-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn records(path: &Path) -> Vec<serde_json::Value> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+#[test]
+fn score_reads_lines_and_reports_bad_ones_without_stopping() {
+    let input = "3644446/2654336/7567253/1677745/2253543/1112111/7532627\n\
+                 # a comment\n\
+                 1234321/......./......./......./......./......./.......\n\
+                 12345x/\n\
+                 11111/22222/33333/44444/55555\n";
+    let out = entropy(&["score"], input);
+    assert_eq!(text(&out.stdout), "94\n15\n\n150\n");
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("line 4"), "{stderr}");
+    assert!(stderr.contains("at character 6"), "{stderr}");
+    assert_eq!(out.status.code(), Some(1));
+
+    let out = entropy(
+        &["score", "--lines", "-"],
+        "1234321/......./......./......./......./......./.......\n",
+    );
+    assert_eq!(
+        text(&out.stdout),
+        "15 rows=15,0,0,0,0,0,0 columns=0,0,0,0,0,0,0\n"
+    );
+    assert_eq!(out.status.code(), Some(0));
+
+    let out = entropy(&["score", "/nonexistent/boards.txt"], "");
+    assert!(text(&out.stderr).contains("cannot open /nonexistent/boards.txt"));
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn score_vectors_file_through_the_binary() {
+    let vectors = std::fs::read_to_string(data("score_vectors.txt")).unwrap();
+    let boards: String = vectors
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| format!("{}\n", l.split_once(' ').unwrap().0))
+        .collect();
+    let expected: String = vectors
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| format!("{}\n", l.split_once(' ').unwrap().1))
+        .collect();
+    let out = entropy(&["score"], &boards);
+    assert_eq!(text(&out.stdout), expected);
+}
+
+#[test]
+fn match_between_built_in_bots_writes_records_and_resumes() {
+    let dir = scratch("resume");
+    let out_file = dir.join("games.jsonl");
+    let out = out_file.to_str().unwrap();
+    let first = entropy(
+        &[
+            "match", "greedy", "random", "--deals", "3", "--out", out, "--quiet",
+        ],
+        "",
+    );
+    assert!(first.status.success(), "{}", text(&first.stderr));
+    assert_eq!(records(&out_file).len(), 6);
+    let summary = text(&first.stdout);
+    assert!(summary.contains("paired margin"), "{summary}");
+
+    // Cut the last record in half, as a crash mid-write would, then ask for more deals.
+    let content = std::fs::read_to_string(&out_file).unwrap();
+    std::fs::write(&out_file, &content[..content.len() - 40]).unwrap();
+    let second = entropy(
+        &[
+            "match", "greedy", "random", "--deals", "5", "--out", out, "--quiet",
+        ],
+        "",
+    );
+    assert!(second.status.success(), "{}", text(&second.stderr));
+    let stderr = text(&second.stderr);
+    assert!(stderr.contains("dropping unreadable line 6"), "{stderr}");
+    assert!(stderr.contains("5 games recorded, 5 to play"), "{stderr}");
+    let games = records(&out_file);
+    assert_eq!(games.len(), 10);
+    let mut keys: Vec<(u64, u64)> = games
+        .iter()
+        .map(|g| (g["deal"].as_u64().unwrap(), g["game"].as_u64().unwrap()))
+        .collect();
+    keys.sort();
+    keys.dedup();
+    assert_eq!(keys.len(), 10, "no game twice");
+
+    // Another match in the same file is refused.
+    let other = entropy(
+        &[
+            "match", "random", "greedy", "--deals", "1", "--out", out, "--quiet",
+        ],
+        "",
+    );
+    assert_eq!(other.status.code(), Some(2));
+    assert!(text(&other.stderr).contains("holds games of another match"));
+}
+
+#[test]
+fn codecup_plays_through_the_arena_against_itself_without_forfeits() {
+    let dir = scratch("self");
+    let out_file = dir.join("self.jsonl");
+    let binary = env!("CARGO_BIN_EXE_entropy");
+    let a = format!("cmd:{binary} codecup --bot greedy --seed 7");
+    let b = format!("cmd:{binary} codecup --bot random");
+    let run = entropy(
+        &[
+            "match",
+            &a,
+            &b,
+            "--deals",
+            "4",
+            "--jobs",
+            "2",
+            "--out",
+            out_file.to_str().unwrap(),
+            "--quiet",
+        ],
+        "",
+    );
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    let games = records(&out_file);
+    assert_eq!(games.len(), 8);
+    for game in &games {
+        assert_eq!(game["termination"], "normal", "{game}");
+        assert_eq!(game["moves"].as_array().unwrap().len(), 97);
+    }
+}
+
+#[test]
+fn broken_players_forfeit_and_the_match_goes_on() {
+    let dir = scratch("broken");
+    for (script, reason, clock) in [
+        ("crash.sh", "crash", "5"),
+        ("hang.sh", "timeout", "0.3"),
+        ("garbage.sh", "garbage", "5"),
+        ("illegal.sh", "illegal", "5"),
+    ] {
+        let out_file = dir.join(format!("{script}.jsonl"));
+        let player = format!("cmd:{}", data("players").join(script).display());
+        let run = entropy(
+            &[
+                "match",
+                "random",
+                &player,
+                "--deals",
+                "2",
+                "--clock",
+                clock,
+                "--out",
+                out_file.to_str().unwrap(),
+            ],
+            "",
+        );
+        assert!(run.status.success(), "{script}: {}", text(&run.stderr));
+        let games = records(&out_file);
+        assert_eq!(games.len(), 4, "{script}");
+        for game in &games {
+            // Player B (the script) forfeits; the jury finishes the game on a full board.
+            let forfeits = game["forfeits"].as_array().unwrap();
+            let side = if game["order"]["player"] == "B" {
+                "order"
+            } else {
+                "chaos"
+            };
+            assert_eq!(forfeits.len(), 1, "{script}: {game}");
+            assert_eq!(forfeits[0]["role"], side, "{script}");
+            assert_eq!(forfeits[0]["reason"], reason, "{script}: {}", forfeits[0]);
+            assert_eq!(game[side]["points"], 0, "{script}");
+            assert!(
+                !game["board"].as_str().unwrap().contains('.'),
+                "{script}: board not full"
+            );
+        }
+        let stderr = text(&run.stderr);
+        assert!(stderr.contains("forfeits on turn"), "{script}: {stderr}");
+        if script == "crash.sh" {
+            assert!(
+                stderr.contains("giving up after"),
+                "the crash report carries its stderr: {stderr}"
+            );
+        }
+        let summary = text(&run.stdout);
+        assert!(summary.contains(reason), "{script}: {summary}");
+    }
+}
+
+#[test]
+fn play_explains_mistakes_and_goes_on() {
+    // As Chaos with a fixed seed: a typo, an occupied cell, then legal placements; input ends.
+    let out = entropy(
+        &[
+            "play",
+            "--role",
+            "chaos",
+            "--bot",
+            "greedy",
+            "--seed",
+            "5",
+            "--no-color",
+        ],
+        "Zz\nhelp\nAa\nAa\nmoves\nBb\n",
+    );
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(stdout.contains("Cannot read \"Zz\""), "{stdout}");
+    assert!(
+        stdout.contains("Not allowed: Aa is already occupied")
+            || stdout.contains("greedy (order) plays Aa"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("legal moves:"), "{stdout}");
+    assert!(
+        stdout.contains("Game abandoned. Replay it with --seed 5."),
+        "{stdout}"
+    );
+
+    // As Order, passing to the end on a 5x5 board finishes the game and prints the score.
+    let passes = "pass\n".repeat(30);
+    let out = entropy(
+        &["play", "--size", "5", "--seed", "3", "--no-color"],
+        &passes,
+    );
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("Game over: Order scores"), "{stdout}");
+}
+
+#[test]
+fn perft_counts_and_bench_runs() {
+    let out = entropy(&["perft", "--depth", "3"], "");
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("depth  3            4459"), "{stdout}");
+    let out = entropy(
+        &[
+            "perft",
+            "--depth",
+            "1",
+            "12345/...../...../...../..... slide",
+        ],
+        "",
+    );
+    // Five chips along the top row of a 5x5 board: each slides down 1 to 4 cells, or pass.
+    assert!(
+        text(&out.stdout).contains("depth  1              21"),
+        "{}",
+        text(&out.stdout)
+    );
+    let out = entropy(&["perft", "not a position"], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("cannot read the position"));
+
+    let out = entropy(&["bench", "--quick", "--runs", "1"], "");
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(stdout.contains("signature"), "{stdout}");
+}
+
+#[test]
+fn bad_arguments_are_explained() {
+    let out = entropy(
+        &[
+            "match",
+            "nobody-such-bot-xyz/",
+            "greedy",
+            "--deals",
+            "0",
+            "--size",
+            "9",
+        ],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("board size 9 is not supported"));
+    let out = entropy(&["codecup", "--bot", "nobody"], "");
+    assert!(
+        text(&out.stderr).contains("unknown bot \"nobody\""),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = entropy(&["match", "--clock=-1"], "");
+    assert!(
+        text(&out.stderr).contains("--clock must be a positive number"),
+        "{}",
+        text(&out.stderr)
+    );
+}

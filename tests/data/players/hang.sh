@@ -1,0 +1,3 @@
+#!/bin/sh
+# Never answers: the arena must time it out and kill it.
+exec sleep 60
