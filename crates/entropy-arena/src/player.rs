@@ -397,10 +397,24 @@ impl PlayerSpec {
         }
     }
 
-    /// A short name for tables: the bot's name, or the command.
+    /// The player's name in records: the bot's name, or the whole command.
     pub fn label(&self) -> &str {
         match self {
             PlayerSpec::Builtin(name) | PlayerSpec::Command(name) => name,
+        }
+    }
+
+    /// A shorter name for tables: a command loses the directories of its program
+    /// (`/opt/bots/mybot --fast` is `mybot --fast`).
+    pub fn short_label(&self) -> String {
+        match self {
+            PlayerSpec::Builtin(name) => name.clone(),
+            PlayerSpec::Command(command) => {
+                let command = command.trim();
+                let (program, rest) = command.split_once(' ').unwrap_or((command, ""));
+                let program = program.rsplit('/').next().unwrap_or(program);
+                format!("{program} {rest}").trim_end().to_owned()
+            }
         }
     }
 
@@ -456,6 +470,11 @@ mod tests {
             PlayerSpec::Command("greedy".into())
         );
         assert!(PlayerSpec::parse("bot:nobody").validate().is_err());
+        assert_eq!(
+            PlayerSpec::parse("/opt/bots/mybot --fast").short_label(),
+            "mybot --fast"
+        );
+        assert_eq!(PlayerSpec::parse("./mybot").short_label(), "mybot");
         assert!(PlayerSpec::parse("cmd: ").validate().is_err());
     }
 

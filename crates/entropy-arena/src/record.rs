@@ -28,7 +28,7 @@ pub struct MatchKey {
 pub struct Side {
     /// `A` or `B`: which of the match's players.
     pub player: char,
-    /// The player's label (bot name or command).
+    /// The player's short label (bot name, or command without the program's directories).
     pub name: String,
     /// Seconds of its clock it used.
     pub seconds: f64,
@@ -101,7 +101,7 @@ impl GameRecord {
             };
             Side {
                 player: ['A', 'B'][player],
-                name: key.players[player].label().to_owned(),
+                name: key.players[player].short_label(),
                 seconds: outcome.time_used[role_index(role)].as_secs_f64(),
                 points,
             }

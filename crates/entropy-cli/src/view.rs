@@ -43,15 +43,18 @@ pub fn legend(position: &Position) -> String {
 }
 
 /// Draws the board with CodeCup coordinates (rows `A`.., columns `a`..), the score of each row
-/// (right) and column (below), the total, and the bag. The cells of `last` are bracketed.
-pub fn render(position: &Position, last: Option<Move>, use_colour: bool) -> String {
+/// (right) and column (below), the total, and the bag. The cells touched by the `recent` moves
+/// are underlined (bracketed without colour).
+pub fn render(position: &Position, recent: &[Move], use_colour: bool) -> String {
     let board = position.board();
     let n = position.size().side();
     let (rows, columns) = board.line_scores();
-    let marked = |cell: Cell| match last {
-        Some(Move::Place { cell: c, .. }) => c == cell,
-        Some(Move::Slide { from, to }) => from == cell || to == cell,
-        _ => false,
+    let marked = |cell: Cell| {
+        recent.iter().any(|mv| match *mv {
+            Move::Place { cell: c, .. } => c == cell,
+            Move::Slide { from, to } => from == cell || to == cell,
+            _ => false,
+        })
     };
     let mut out = String::new();
     out.push_str("     ");
@@ -79,7 +82,7 @@ pub fn render(position: &Position, last: Option<Move>, use_colour: bool) -> Stri
     }
     out.push_str("     ");
     for score in columns.iter().take(n) {
-        let _ = write!(out, "{score:>3}");
+        let _ = write!(out, "{score:^3}");
     }
     let _ = writeln!(out, "   {:>3} total", position.score());
     let bag: Vec<String> = position

@@ -160,7 +160,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
 fn default_path(key: &MatchKey) -> PathBuf {
     let slug = |spec: &PlayerSpec| -> String {
         let text: String = spec
-            .label()
+            .short_label()
             .chars()
             .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
             .collect();
@@ -236,8 +236,8 @@ fn print_summary(config: &MatchConfig, summary: &Summary, path: &Path) {
     let key = &config.key;
     println!(
         "{} (A) vs {} (B): {} deals x 2 games, seed {}, {} s clock, {}x{} board",
-        key.players[0].label(),
-        key.players[1].label(),
+        key.players[0].short_label(),
+        key.players[1].short_label(),
         config.deals,
         key.seed,
         key.clock_ms as f64 / 1000.0,
@@ -245,8 +245,8 @@ fn print_summary(config: &MatchConfig, summary: &Summary, path: &Path) {
         key.size
     );
     println!(
-        "{:<3}{:<22}{:>18}{:>22}{:>10}{:>9}  forfeits",
-        "", "player", "S as Order", "S conceded as Chaos", "points", "s/game"
+        "{:<3}{:>16}{:>22}{:>9}{:>9}  {:<24}player",
+        "", "S as Order", "S conceded as Chaos", "points", "s/game", "forfeits"
     );
     for (label, player) in ["A", "B"].iter().zip(&summary.players) {
         let forfeits = if player.forfeits.is_empty() {
@@ -259,13 +259,13 @@ fn print_summary(config: &MatchConfig, summary: &Summary, path: &Path) {
                 .collect::<Vec<_>>()
                 .join(", ")
         };
-        let name: String = player.name.chars().take(21).collect();
         println!(
-            "{label:<3}{name:<22}{:>18}{:>22}{:>10}{:>9.3}  {forfeits}",
+            "{label:<3}{:>16}{:>22}{:>9}{:>9.3}  {forfeits:<24}{}",
             format_ci(&player.as_order),
             format_ci(&player.as_chaos),
             player.points,
-            player.mean_seconds
+            player.mean_seconds,
+            player.name
         );
     }
     match &summary.paired {

@@ -59,7 +59,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
         !args.no_color && io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
     let deal = shuffled_bag(size, seed);
     let mut position = Position::new(size);
-    let mut last = None;
+    // The moves since the person last moved, marked on the board.
+    let mut recent: Vec<Move> = Vec::new();
     let mut input = io::stdin().lock();
     println!(
         "Entropy({}): you are {human}, {} is {}. Seed {seed} (replay with --seed {seed}).",
@@ -78,7 +79,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 break;
             }
             let mv = if role == human {
-                print!("{}", view::render(&position, last, use_colour));
+                print!("{}", view::render(&position, &recent, use_colour));
+                recent.clear();
                 match ask(&mut input, &position, use_colour)? {
                     Some(mv) => mv,
                     None => {
@@ -92,10 +94,10 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 mv
             };
             position.play(mv)?;
-            last = Some(mv);
+            recent.push(mv);
         }
     }
-    print!("{}", view::render(&position, last, use_colour));
+    print!("{}", view::render(&position, &recent, use_colour));
     println!("Game over: Order scores {}.", position.score());
     Ok(ExitCode::SUCCESS)
 }
@@ -142,7 +144,7 @@ fn ask(input: &mut impl BufRead, position: &Position, use_colour: bool) -> Resul
                 continue;
             }
             "board" => {
-                print!("{}", view::render(position, None, use_colour));
+                print!("{}", view::render(position, &[], use_colour));
                 continue;
             }
             "moves" => {
