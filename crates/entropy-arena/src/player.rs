@@ -390,7 +390,10 @@ impl PlayerSpec {
             PlayerSpec::Builtin(name.to_owned())
         } else if let Some(command) = text.strip_prefix("cmd:") {
             PlayerSpec::Command(command.to_owned())
-        } else if entropy_engine::BOTS.iter().any(|b| b.name == text) {
+        } else if entropy_engine::BOTS
+            .iter()
+            .any(|b| b.name == text.split(':').next().unwrap_or(text))
+        {
             PlayerSpec::Builtin(text.to_owned())
         } else {
             PlayerSpec::Command(text.to_owned())

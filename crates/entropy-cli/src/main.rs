@@ -22,9 +22,11 @@ enum Command {
     Score(cmd::score::Args),
     Codecup(cmd::codecup::Args),
     Match(cmd::matches::Args),
+    Ladder(cmd::ladder::Args),
     Play(cmd::play::Args),
     Perft(cmd::perft::Args),
     Bench(cmd::bench::Args),
+    Train(cmd::train::Args),
     Bots(cmd::bots::Args),
 }
 
@@ -34,9 +36,11 @@ fn main() -> ExitCode {
         Command::Score(args) => cmd::score::run(args),
         Command::Codecup(args) => cmd::codecup::run(args),
         Command::Match(args) => cmd::matches::run(args),
+        Command::Ladder(args) => cmd::ladder::run(args),
         Command::Play(args) => cmd::play::run(args),
         Command::Perft(args) => cmd::perft::run(args),
         Command::Bench(args) => cmd::bench::run(args),
+        Command::Train(args) => cmd::train::run(args),
         Command::Bots(args) => cmd::bots::run(args),
     };
     match result {

@@ -148,7 +148,7 @@ fn codecup_plays_through_the_arena_against_itself_without_forfeits() {
     let dir = scratch("self");
     let out_file = dir.join("self.jsonl");
     let binary = env!("CARGO_BIN_EXE_entropy");
-    let a = format!("cmd:{binary} codecup --bot greedy --seed 7");
+    let a = format!("cmd:{binary} codecup --bot search:nodes=1000 --seed 7");
     let b = format!("cmd:{binary} codecup --bot random");
     let run = entropy(
         &[

@@ -22,7 +22,9 @@ fn data_dir() -> PathBuf {
 }
 
 /// The generated transcripts: file name, bot, our role, seed.
-const GAMES: [(&str, &str, &str, u64); 4] = [
+const GAMES: [(&str, &str, &str, u64); 6] = [
+    ("search-as-order.txt", "search:nodes=2000", "order", 5),
+    ("search-as-chaos.txt", "search:nodes=2000", "chaos", 6),
     ("greedy-as-order.txt", "greedy", "order", 1),
     ("greedy-as-chaos.txt", "greedy", "chaos", 2),
     ("random-as-order.txt", "random", "order", 3),

@@ -223,6 +223,19 @@ impl Board {
         self.chips as usize == self.size.cells()
     }
 
+    /// The chips as a bitboard with one byte per row: bit `8 * row + column`. The eighth bit of
+    /// each byte is always clear, so shifting by one never wraps from one row into the next.
+    #[inline]
+    pub fn occupied_bits(&self) -> u64 {
+        self.row_bits
+    }
+
+    /// The empty cells of the board in the same layout as [`Board::occupied_bits`].
+    #[inline]
+    pub fn vacant_bits(&self) -> u64 {
+        !self.row_bits & vacancy_mask(self.size.side())
+    }
+
     /// The line key of a row (cells left to right, lowest bits first).
     #[inline]
     pub fn row_key(&self, row: usize) -> u32 {

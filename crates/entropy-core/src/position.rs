@@ -352,6 +352,18 @@ impl Position {
         self.score as u32
     }
 
+    /// The current score of a row (kept up to date incrementally).
+    #[inline]
+    pub fn row_score(&self, row: usize) -> u32 {
+        self.line_scores[row] as u32
+    }
+
+    /// The current score of a column (kept up to date incrementally).
+    #[inline]
+    pub fn column_score(&self, column: usize) -> u32 {
+        self.line_scores[MAX_SIDE + column] as u32
+    }
+
     /// The Zobrist hash of board, phase and size (kept up to date incrementally).
     #[inline]
     pub fn hash(&self) -> u64 {

@@ -35,4 +35,9 @@ pub trait Bot: Send {
 
     /// Chooses a legal move for the player to move in `position`.
     fn choose(&mut self, position: &Position, budget: Budget) -> Move;
+
+    /// Order's expected final score after the last move chosen, if the bot estimates one.
+    fn expected_score(&self) -> Option<f64> {
+        None
+    }
 }

@@ -5,7 +5,9 @@
 
 pub mod bot;
 pub mod bots;
+pub mod eval;
 pub mod playout;
+pub mod search;
 
 pub use bot::{Bot, Budget};
 pub use bots::{make_bot, BotInfo, UnknownBot, BOTS};

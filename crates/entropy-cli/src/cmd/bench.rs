@@ -11,14 +11,17 @@ use entropy_core::notation::text::parse_position;
 use entropy_core::perft::perft;
 use entropy_core::score::{line_score, naive};
 use entropy_core::{Board, Cell, Position, Size};
+use entropy_engine::eval::{Evaluator, LinearEval};
 use entropy_engine::playout::random_playout;
+use entropy_engine::search::reference::expectimax_nodes;
+use entropy_engine::search::{Limits, Searcher};
 use entropy_engine::{make_bot, Budget};
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 /// Run fixed workloads and print their counts and speed (median of several runs, one core).
 ///
-/// The counts (perft nodes, playout score sum, greedy choices) form the signature: it changes
+/// The counts (perft nodes, playout score sum, greedy choices, search nodes) form the signature: it changes
 /// only when move generation, scoring or the bots change. Speeds vary with the machine and its
 /// load; compare medians on the same machine.
 #[derive(clap::Args)]
@@ -30,6 +33,20 @@ pub struct Args {
     #[arg(long, default_value_t = 5)]
     runs: usize,
 }
+
+/// Positions for the search benchmark: decisions of greedy self-play at turns 8 to 32.
+const SEARCH_POSITIONS: [&str; 7] = [
+    "..7..../.3...../......2/....7../.....1./..52..4/....... slide",
+    "..7..../.3...../......2/....7../.....1./..52..4/....... 6",
+    "..4..../..1.2.6/..571../..1..../..17..1/....2.5/.22...4 slide",
+    "..4..../..1.2.6/..571../..1.2../..17..1/......5/.22...4 2",
+    "127..66/.33..../..16..2/2...735/.....16/7752..4/3.6...3 slide",
+    "127..66/.33..../..16..2/2...735/.....16/7752..4/3.6...3 4",
+    "234..../7.1.226/.65.167/..17245/..17.31/3.5.6.2/6221.54 slide",
+];
+
+/// Depth of the search benchmark, in moves (chance draws count).
+const SEARCH_DEPTH: u32 = 4;
 
 /// Positions for perft: the start, and positions from the checked-in perft vectors.
 const PERFT_POSITIONS: [(&str, u32); 3] = [
@@ -156,11 +173,52 @@ pub fn run(args: Args) -> Result<ExitCode> {
         "greedy         {:>9.0} decisions/s over {decisions} games (score sum {greedy_sum})",
         (decisions * 97) as f64 / greedy_s
     );
+    let (search_nodes, search_s, reference_nodes) = search_bench(runs, args.quick);
+    println!(
+        "search         {search_nodes:>9} nodes at depth {} on {} positions  {:>6.2} M nodes/s  \
+         (expectimax: {reference_nodes} nodes, {:.1}x more)",
+        if args.quick {
+            SEARCH_DEPTH - 1
+        } else {
+            SEARCH_DEPTH
+        },
+        SEARCH_POSITIONS.len(),
+        search_nodes as f64 / search_s / 1e6,
+        reference_nodes as f64 / search_nodes as f64
+    );
     println!(
         "signature      {}",
-        perft_nodes ^ playout_sum ^ greedy_sum as u64
+        perft_nodes ^ playout_sum ^ greedy_sum as u64 ^ search_nodes
     );
     Ok(ExitCode::SUCCESS)
+}
+
+/// Searches the fixed positions to the fixed depth with the hand weights (so retraining does not
+/// change the signature) from a clean table: (nodes, median seconds, expectimax's nodes).
+fn search_bench(runs: usize, quick: bool) -> (u64, f64, u64) {
+    let positions: Vec<Position> = SEARCH_POSITIONS
+        .iter()
+        .map(|text| parse_position(text).expect("a valid bench position"))
+        .collect();
+    let depth = if quick {
+        SEARCH_DEPTH - 1
+    } else {
+        SEARCH_DEPTH
+    };
+    // Build the evaluation's tables before timing.
+    let _ = LinearEval::hand().evaluate(&positions[0]);
+    let mut searcher = Searcher::new(LinearEval::hand(), 16);
+    let (nodes, seconds) = time(runs, || {
+        positions
+            .iter()
+            .map(|p| {
+                searcher.clear();
+                searcher.search(p, Limits::depth(depth)).nodes
+            })
+            .sum::<u64>()
+    });
+    let reference = positions.iter().map(|p| expectimax_nodes(p, depth)).sum();
+    (nodes, seconds, reference)
 }
 
 /// Greedy against greedy on fixed deals; returns the sum of the scores.

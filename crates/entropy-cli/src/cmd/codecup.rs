@@ -16,8 +16,9 @@ use entropy_protocol::codecup::{Next, Session};
 /// `Quit`. Every answer is flushed at once; anything else is written to standard error.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The built-in bot that plays (see `entropy bots`).
-    #[arg(long, default_value = "greedy")]
+    /// The built-in bot that plays (see `entropy bots`); options after a colon, e.g.
+    /// `search:nodes=20000` for reproducible play.
+    #[arg(long, default_value = "search")]
     bot: String,
     /// Seconds of thinking time for the whole game (CodeCup allows 30).
     #[arg(long, default_value_t = 30.0, value_name = "SECONDS")]

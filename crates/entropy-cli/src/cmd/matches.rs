@@ -99,7 +99,15 @@ pub fn run(args: Args) -> Result<ExitCode> {
     if args.fresh && path.exists() {
         fs::remove_file(&path).with_context(|| format!("cannot delete {}", path.display()))?;
     }
-    let mut records = load_previous(&path, &config.key)?;
+    let records = play_match(&config, &path, args.quiet)?;
+    print_summary(&config, &summarize(&records), &path);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Plays the games of a match missing from its records file, appending each as it ends, and
+/// returns all its records (those already there and the new ones) for deals below the count.
+pub fn play_match(config: &MatchConfig, path: &Path, quiet: bool) -> Result<Vec<GameRecord>> {
+    let mut records = load_previous(path, &config.key)?;
     records.retain(|r| r.deal < config.deals);
     let done: HashSet<Task> = records
         .iter()
@@ -120,9 +128,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let mut file = OpenOptions::new()
         .create(true)
         .append(true)
-        .open(&path)
+        .open(path)
         .with_context(|| format!("cannot open {} for writing", path.display()))?;
-    let bar = progress_bar(args.quiet, config.deals as u64 * 2, done.len() as u64);
+    let bar = progress_bar(quiet, config.deals as u64 * 2, done.len() as u64);
     let mut write_error = None;
     config.run(&tasks, |record| {
         if write_error.is_none() {
@@ -153,11 +161,10 @@ pub fn run(args: Args) -> Result<ExitCode> {
     if let Some(e) = write_error {
         return Err(e).with_context(|| format!("cannot write to {}", path.display()));
     }
-    print_summary(&config, &summarize(&records), &path);
-    Ok(ExitCode::SUCCESS)
+    Ok(records)
 }
 
-fn default_path(key: &MatchKey) -> PathBuf {
+pub fn default_path(key: &MatchKey) -> PathBuf {
     let slug = |spec: &PlayerSpec| -> String {
         let text: String = spec
             .short_label()
@@ -224,7 +231,7 @@ fn progress_bar(quiet: bool, total: u64, done: u64) -> ProgressBar {
     bar
 }
 
-fn format_ci(ci: &Option<MeanCi>) -> String {
+pub fn format_ci(ci: &Option<MeanCi>) -> String {
     match ci {
         None => "-".to_owned(),
         Some(ci) if ci.n < 2 => format!("{:.1}", ci.mean),

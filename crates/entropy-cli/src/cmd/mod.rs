@@ -3,10 +3,12 @@
 pub mod bench;
 pub mod bots;
 pub mod codecup;
+pub mod ladder;
 pub mod matches;
 pub mod perft;
 pub mod play;
 pub mod score;
+pub mod train;
 
 use anyhow::{bail, Result};
 use entropy_core::Size;

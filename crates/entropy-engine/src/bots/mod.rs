@@ -1,15 +1,20 @@
 //! The built-in bots and a registry to make them by name.
 
 mod greedy;
+mod heuristic;
 mod pass;
 mod random;
+mod search;
 
 use std::fmt;
 
 pub use greedy::{best_order_reply, GreedyBot};
+pub use heuristic::{gap_creation, order_evaluation, order_plan, spoiler, ChaosPlan, HeuristicBot};
 pub use pass::PassBot;
 pub use random::{random_move, RandomBot};
+pub use search::{SearchBot, SearchOptions, DEFAULT_TABLE_MIB};
 
+use crate::eval::LinearEval;
 use crate::Bot;
 
 /// A built-in bot's name and what it does.
@@ -36,7 +41,81 @@ pub const BOTS: &[BotInfo] = &[
         description: "Order takes the largest immediate gain (passes if none); \
                       Chaos places where Order's best immediate reply scores least",
     },
+    BotInfo {
+        name: "gap",
+        description:
+            "bot spec Plan 4 as Chaos (colour fragmentation, awkward gaps; no lookahead); \
+                      Plan 2 as Order",
+    },
+    BotInfo {
+        name: "spoiler",
+        description: "bot spec Plan 3 as Chaos (spoil Order's best reply, break patterns); \
+                      Plan 2 as Order",
+    },
+    BotInfo {
+        name: "heuristic",
+        description: "bot spec Plan 2 as Order (weighted pattern heuristics, one move); \
+                      the recommended 60/40 spoiler and gap hybrid as Chaos",
+    },
+    BotInfo {
+        name: "search-hand",
+        description: "*-minimax search with hand-set evaluation weights, under the clock",
+    },
+    BotInfo {
+        name: "search",
+        description:
+            "*-minimax search with the trained evaluation, under the clock (the strongest)",
+    },
 ];
+
+/// Options a bot name may carry after a colon, comma-separated: `search:nodes=20000`,
+/// `search:depth=3`, `search:time=500` (milliseconds per move), `search:tt=32` (MiB),
+/// `search:weights=FILE` (evaluation weights from a file written by `entropy train`),
+/// `search:model=0` (never assume the opponent greedy).
+fn search_options(
+    options: &str,
+    name: &str,
+    eval: &mut LinearEval,
+) -> Result<SearchOptions, UnknownBot> {
+    let mut out = SearchOptions::default();
+    for option in options.split(',').filter(|o| !o.is_empty()) {
+        let bad = || {
+            UnknownBot(format!(
+                "{name} (bad option {option:?}: use nodes=N, depth=N, time=MS, tt=MIB, model=0|1 or weights=FILE)"
+            ))
+        };
+        let (key, value) = option.split_once('=').ok_or_else(bad)?;
+        if key == "weights" {
+            let text = std::fs::read_to_string(value)
+                .map_err(|e| UnknownBot(format!("{name} (cannot read weights {value}: {e})")))?;
+            let weights = crate::eval::Weights::parse(&text)
+                .map_err(|e| UnknownBot(format!("{name} (weights {value}: {e})")))?;
+            *eval = LinearEval::new(weights);
+            continue;
+        }
+        let value: u64 = value.parse().map_err(|_| bad())?;
+        if key == "model" {
+            out.model_opponent = value != 0;
+            continue;
+        }
+        let limits = out
+            .limits
+            .get_or_insert_with(crate::search::Limits::default);
+        match key {
+            "nodes" => limits.nodes = Some(value),
+            "depth" => limits.depth = Some(value as u32),
+            "time" => limits.time = Some(std::time::Duration::from_millis(value)),
+            "tt" => {
+                out.table_mib = value.clamp(1, 4096) as usize;
+                if *limits == crate::search::Limits::default() {
+                    out.limits = None;
+                }
+            }
+            _ => return Err(bad()),
+        }
+    }
+    Ok(out)
+}
 
 /// A bot name that is not built in.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -56,12 +135,39 @@ impl fmt::Display for UnknownBot {
 
 impl std::error::Error for UnknownBot {}
 
-/// Makes a built-in bot by name, seeded for reproducible play.
+/// Makes a built-in bot by name, seeded for reproducible play. Search bots take options after
+/// a colon (see `search_options`): `search:nodes=20000` searches 20000 positions per move.
 pub fn make_bot(name: &str, seed: u64) -> Result<Box<dyn Bot>, UnknownBot> {
-    match name {
+    let (base, options) = name.split_once(':').unwrap_or((name, ""));
+    if !options.is_empty() && !base.starts_with("search") {
+        return Err(UnknownBot(format!(
+            "{name} (only search bots take options)"
+        )));
+    }
+    match base {
         "random" => Ok(Box::new(RandomBot::new(seed))),
         "pass" => Ok(Box::new(PassBot::new(seed))),
         "greedy" => Ok(Box::new(GreedyBot::new(seed))),
+        "gap" => Ok(Box::new(HeuristicBot::new("gap", ChaosPlan::Gap, seed))),
+        "spoiler" => Ok(Box::new(HeuristicBot::new(
+            "spoiler",
+            ChaosPlan::Spoiler,
+            seed,
+        ))),
+        "heuristic" => Ok(Box::new(HeuristicBot::new(
+            "heuristic",
+            ChaosPlan::Hybrid,
+            seed,
+        ))),
+        "search" | "search-hand" => {
+            let mut eval = if base == "search" {
+                LinearEval::trained()
+            } else {
+                LinearEval::hand()
+            };
+            let options = search_options(options, name, &mut eval)?;
+            Ok(Box::new(SearchBot::new(name, eval, options)))
+        }
         _ => Err(UnknownBot(name.to_owned())),
     }
 }

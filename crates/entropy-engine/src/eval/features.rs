@@ -1,0 +1,332 @@
+//! The evaluation's inputs: numbers that describe a position and predict Order's final score.
+//! After the CodeCup 2023 silver write-up, plus sandwiches (an odd palindrome's centre scores
+//! whatever fills it) and without its 2-turn mobility, which costs too much at every leaf.
+
+use entropy_core::line;
+use entropy_core::score::{line_score, BITS_PER_CELL};
+use entropy_core::{Position, MAX_SIDE};
+
+use super::lines::line_tables;
+
+/// How many features there are.
+pub const FEATURES: usize = 15;
+
+/// The features' names, in order, as written in weight files.
+pub const FEATURE_NAMES: [&str; FEATURES] = [
+    "score",
+    "threat_max",
+    "threat_rest",
+    "potential",
+    "sandwiches",
+    "holes1",
+    "holes2",
+    "ring1",
+    "ring2",
+    "centre_distance",
+    "bag_max",
+    "mobility",
+    "idle_mobility",
+    "open_windows",
+    "gap_pairs",
+];
+
+/// A position's features, in the order of [`FEATURE_NAMES`].
+pub type FeatureVector = [f64; FEATURES];
+
+/// Computes every feature of a position.
+///
+/// - `score`: Order's score now.
+/// - `threat_max`: the most one slide would add now; `threat_rest`: what the other slides that
+///   add something would add, summed.
+/// - `potential`: over every line, empty cell and colour, the score one chip there would add,
+///   divided by the number of colours.
+/// - `sandwiches`: empty cells between two chips of one colour in a row or column.
+/// - `holes1`, `holes2`: empty areas of one cell, and of two adjacent cells, walled in by chips
+///   or the edge; good dumping places for Chaos.
+/// - `ring1`, `ring2`: chips on the outermost ring of cells and on the ring inside it.
+/// - `centre_distance`: the chips' Manhattan distances to the centre, summed.
+/// - `bag_max`: the most chips of one colour left in the bag.
+/// - `mobility`: Order's slides; `idle_mobility`: the slides of chips in no palindrome.
+/// - `open_windows`: windows of three or more cells in a line that can still become palindromes
+///   and already hold a mirrored pair of one colour.
+/// - `gap_pairs`: the bot specification's pattern potential (pairs of one colour one, two or
+///   three empty cells apart: 10, 5, 2), divided by 10.
+pub fn features(position: &Position) -> FeatureVector {
+    let board = position.board();
+    let n = board.size().side();
+    let (threat_max, threat_rest) = threats(position);
+    let tables = line_tables(n);
+    let mut potential = 0;
+    let mut sandwiches = 0;
+    let mut covered = 0u64;
+    let mut open_windows = 0;
+    let mut gap_pairs = 0;
+    for i in 0..n {
+        let (row, column) = (board.row_key(i), board.column_key(i));
+        open_windows += tables.open_windows(row) + tables.open_windows(column);
+        gap_pairs += tables.gap_pairs(row) + tables.gap_pairs(column);
+        potential += tables.potential(row) + tables.potential(column);
+        sandwiches += tables.sandwiches(row) + tables.sandwiches(column);
+        covered |= (tables.cover(row) as u64) << (8 * i);
+        covered |= transpose_line(tables.cover(column), i);
+    }
+    let occupied = board.occupied_bits();
+    let vacant = board.vacant_bits();
+    let (holes1, holes2) = holes(vacant);
+    let masks = ring_masks(n);
+    let centre_distance: u32 = masks
+        .distance
+        .iter()
+        .enumerate()
+        .map(|(d, &mask)| d as u32 * (occupied & mask).count_ones())
+        .sum();
+    let bag_max = position
+        .size()
+        .game_colours()
+        .map(|c| position.bag().count(c))
+        .max()
+        .unwrap_or(0);
+    let idle = occupied & !covered;
+    let mut idle_mobility = 0;
+    let mut bits = idle;
+    while bits != 0 {
+        let at = bits.trailing_zeros() as usize;
+        bits &= bits - 1;
+        let (r, c) = (at / 8, at % 8);
+        idle_mobility += line::slides(n, board.row_occupancy(r), c).count_ones()
+            + line::slides(n, board.column_occupancy(c), r).count_ones();
+    }
+    [
+        position.score() as f64,
+        threat_max as f64,
+        threat_rest as f64,
+        potential as f64 / n as f64,
+        sandwiches as f64,
+        holes1 as f64,
+        holes2 as f64,
+        (occupied & masks.rings[0]).count_ones() as f64,
+        (occupied & masks.rings[1]).count_ones() as f64,
+        centre_distance as f64,
+        bag_max as f64,
+        board.slide_counts().total() as f64,
+        idle_mobility as f64,
+        open_windows as f64,
+        gap_pairs as f64 / 10.0,
+    ]
+}
+
+/// The largest gain of one slide, and the sum of the other positive gains.
+///
+/// A slide removes a chip from its cell and adds it to another. Removing never raises a line's
+/// score and adding raises it only next to a chip of the same line, so a slide can gain only if
+/// its destination touches a chip; the others are skipped. [`threats_slow`] is the plain twin.
+pub fn threats(position: &Position) -> (u32, u32) {
+    let board = position.board();
+    let n = board.size().side();
+    let occupied = board.occupied_bits();
+    let touching =
+        (occupied << 1 | occupied >> 1 | occupied << 8 | occupied >> 8) & board.vacant_bits();
+    let (mut best, mut total) = (0i32, 0i32);
+    let mut offer = |gain: i32| {
+        if gain > 0 {
+            best = best.max(gain);
+            total += gain;
+        }
+    };
+    for along_rows in [true, false] {
+        for i in 0..n {
+            let (key, occupancy, line_now) = if along_rows {
+                (
+                    board.row_key(i),
+                    board.row_occupancy(i),
+                    position.row_score(i),
+                )
+            } else {
+                (
+                    board.column_key(i),
+                    board.column_occupancy(i),
+                    position.column_score(i),
+                )
+            };
+            // Destinations touching a chip, as positions along this line.
+            let near = if along_rows {
+                (touching >> (8 * i)) as u8
+            } else {
+                column_byte(touching, i)
+            };
+            for p in line::bits(occupancy) {
+                let destinations = line::slides(n, occupancy, p) & near;
+                if destinations == 0 {
+                    continue;
+                }
+                let shift = |q: usize| BITS_PER_CELL * q as u32;
+                let colour = (key >> shift(p)) & 7;
+                let without = key & !(7 << shift(p));
+                // The crossing line through the chip's cell loses it.
+                let (from_key, from_now) = crossing(position, along_rows, p);
+                let removed = line_score(from_key & !(7 << shift(i))) as i32 - from_now as i32;
+                for q in line::bits(destinations) {
+                    let along = line_score(without | colour << shift(q)) as i32 - line_now as i32;
+                    let (to_key, to_now) = crossing(position, along_rows, q);
+                    let added = line_score(to_key | colour << shift(i)) as i32 - to_now as i32;
+                    offer(along + removed + added);
+                }
+            }
+        }
+    }
+    (best as u32, (total - best) as u32)
+}
+
+/// The key and score of the line crossing a row (a column) at position `p`.
+#[inline(always)]
+fn crossing(position: &Position, along_rows: bool, p: usize) -> (u32, u32) {
+    let board = position.board();
+    if along_rows {
+        (board.column_key(p), position.column_score(p))
+    } else {
+        (board.row_key(p), position.row_score(p))
+    }
+}
+
+/// Column `c` of a one-byte-per-row bitboard as a byte (bit `r` for row `r`).
+#[inline(always)]
+fn column_byte(bits: u64, column: usize) -> u8 {
+    // Move the column to bit 0 of each byte, then gather the bytes' low bits by multiplication:
+    // bit 8r lands on bit 56 + r, carry-free as each product term hits a distinct position.
+    let lows = (bits >> column) & 0x0001_0101_0101_0101;
+    (lows.wrapping_mul(0x0102_0408_1020_4080) >> 56) as u8 & 0x7F
+}
+
+/// The plain twin of [`threats`]: every slide, scored by [`Position::score_after_slide`].
+pub fn threats_slow(position: &Position) -> (u32, u32) {
+    let now = position.score();
+    let (mut best, mut total) = (0, 0);
+    position.for_each_slide(|from, to| {
+        let gain = position.score_after_slide(from, to).saturating_sub(now);
+        best = best.max(gain);
+        total += gain;
+    });
+    (best, total - best)
+}
+
+/// Spreads a column's bits (bit `r` for row `r`) into the one-byte-per-row layout at column `c`.
+#[inline]
+fn transpose_line(bits: u8, column: usize) -> u64 {
+    // Multiplying by the sum of 2^(7k), k = 0..7, copies bit r to every position r + 7k without
+    // carries (r < 7); the copy at k = r lands on 8r, the start of row r, which the mask keeps.
+    let spread = (bits as u64 & 0x7F).wrapping_mul(0x0408_1020_4081) & 0x0001_0101_0101_0101;
+    spread << column
+}
+
+/// Empty areas of one cell, and of two adjacent cells, with no other empty neighbour.
+fn holes(vacant: u64) -> (u32, u32) {
+    // In the one-byte-per-row layout the eighth column is never vacant, so shifts cannot wrap.
+    let neighbours = [vacant << 1, vacant >> 1, vacant << 8, vacant >> 8];
+    let [a, b, c, d] = neighbours;
+    let any = a | b | c | d;
+    let two = (a & b) | (a & c) | (a & d) | (b & c) | (b & d) | (c & d);
+    let single = vacant & !any;
+    let one = vacant & any & !two;
+    let across = one & (one >> 1) & (vacant >> 1);
+    let down = one & (one >> 8) & (vacant >> 8);
+    (single.count_ones(), across.count_ones() + down.count_ones())
+}
+
+/// Cell masks of a board size for the positional features.
+struct RingMasks {
+    rings: [u64; 2],
+    distance: [u64; MAX_SIDE * 2],
+}
+
+fn ring_masks(side: usize) -> &'static RingMasks {
+    static MASKS: [std::sync::OnceLock<RingMasks>; MAX_SIDE + 1] =
+        [const { std::sync::OnceLock::new() }; MAX_SIDE + 1];
+    MASKS[side].get_or_init(|| {
+        let mut masks = RingMasks {
+            rings: [0; 2],
+            distance: [0; MAX_SIDE * 2],
+        };
+        let centre = (side as isize - 1) / 2;
+        for r in 0..side {
+            for c in 0..side {
+                let bit = 1u64 << (8 * r + c);
+                let ring = r.min(c).min(side - 1 - r).min(side - 1 - c);
+                if ring < 2 {
+                    masks.rings[ring] |= bit;
+                }
+                let d = (r as isize - centre).abs() + (c as isize - centre).abs();
+                masks.distance[d as usize] |= bit;
+            }
+        }
+        masks
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use entropy_core::notation::text::parse_position;
+
+    fn feature(position: &str, name: &str) -> f64 {
+        let pos = parse_position(position).unwrap();
+        let index = FEATURE_NAMES.iter().position(|&n| n == name).unwrap();
+        features(&pos)[index]
+    }
+
+    #[test]
+    fn fast_threats_equal_slow_threats_in_random_games() {
+        use rand::SeedableRng;
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(9);
+        for size in [entropy_core::Size::SEVEN, entropy_core::Size::FIVE] {
+            for _ in 0..40 {
+                let mut pos = Position::new(size);
+                while !pos.is_over() {
+                    assert_eq!(threats(&pos), threats_slow(&pos), "{pos:?}");
+                    let mv = crate::bots::random_move(&pos, &mut rng);
+                    pos.play_unchecked(mv);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn column_bytes_gather_a_column() {
+        let bits = (1u64 << 3) | (1 << (8 + 3)) | (1 << (48 + 3)) | (1 << (16 + 2));
+        assert_eq!(column_byte(bits, 3), 0b100_0011);
+        assert_eq!(column_byte(bits, 2), 0b000_0100);
+    }
+
+    #[test]
+    fn transpose_spreads_a_column() {
+        assert_eq!(
+            transpose_line(0b101_0011, 2),
+            (1 << 2) | (1 << 10) | (1 << 34) | (1 << 50)
+        );
+    }
+
+    #[test]
+    fn holes_and_rings() {
+        // A full board but for Aa (a single hole) and Dd + De (a hole of two).
+        let mut text: Vec<char> = "1234567".repeat(7).chars().collect();
+        text[0] = '.';
+        text[3 * 7 + 3] = '.';
+        text[3 * 7 + 4] = '.';
+        let board: String = text.into_iter().collect();
+        let pos = format!("{board} draw");
+        assert_eq!(feature(&pos, "holes1"), 1.0);
+        assert_eq!(feature(&pos, "holes2"), 1.0);
+        assert_eq!(feature(&pos, "ring1"), 23.0);
+        assert_eq!(feature(&pos, "ring2"), 16.0);
+    }
+
+    #[test]
+    fn threats_and_sandwiches() {
+        // Row A: 1 1 . 1 . . . : Ad to Ac makes 111; Ad also sandwiches nothing; Ab-Ad is a 1.1 gap.
+        let pos = "11.1.../......./......./......./......./......./....... slide";
+        assert_eq!(feature(pos, "score"), 2.0);
+        assert_eq!(feature(pos, "threat_max"), 5.0);
+        assert_eq!(feature(pos, "sandwiches"), 1.0);
+        assert_eq!(feature(pos, "bag_max"), 7.0);
+        assert_eq!(feature(pos, "centre_distance"), 6.0 + 5.0 + 3.0);
+    }
+}

@@ -1,0 +1,221 @@
+//! The searcher: iterative deepening over *-minimax with a transposition table, under node,
+//! depth and time limits. It never prints; callers read its [`SearchResult`].
+//!
+//! - [`star`]: the *-minimax node search (alpha-beta at decisions, Star2 at chance nodes).
+//! - [`reference`]: plain expectimax, the slow twin the tests compare against.
+//! - [`tt`]: the transposition table.
+//! - [`ordering`]: move ordering and killer moves.
+//! - [`time`]: how much of the clock a move may use.
+//! - [`model`]: assuming a greedy opponent below the root.
+
+pub mod model;
+pub mod ordering;
+pub mod reference;
+pub mod star;
+pub mod time;
+pub mod tt;
+
+use std::time::{Duration, Instant};
+
+use entropy_core::{Move, Phase, Position};
+
+use crate::eval::Evaluator;
+use model::OpponentModel;
+use ordering::Killers;
+use star::{Context, Stop, UPPER};
+use tt::Table;
+
+/// Limits for one search; the first reached stops it.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// Deepest iteration, in moves (chance draws count).
+    pub depth: Option<u32>,
+    /// Most positions to visit.
+    pub nodes: Option<u64>,
+    /// Most time to spend.
+    pub time: Option<Duration>,
+}
+
+impl Limits {
+    /// Search exactly this deep.
+    pub fn depth(depth: u32) -> Limits {
+        Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        }
+    }
+
+    /// Search until this many positions have been visited (reproducible).
+    pub fn nodes(nodes: u64) -> Limits {
+        Limits {
+            nodes: Some(nodes),
+            ..Limits::default()
+        }
+    }
+
+    /// Search for this long.
+    pub fn time(time: Duration) -> Limits {
+        Limits {
+            time: Some(time),
+            ..Limits::default()
+        }
+    }
+}
+
+/// What a search found.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchResult {
+    /// The move to play.
+    pub best: Move,
+    /// Order's expected final score after it, by the deepest completed iteration.
+    pub value: f64,
+    /// The depth of the deepest completed iteration.
+    pub depth: u32,
+    /// Positions visited, all iterations together.
+    pub nodes: u64,
+    /// Time spent.
+    pub elapsed: Duration,
+    /// Whether the search saw every line to the end of the game (the value is exact).
+    pub solved: bool,
+}
+
+/// The number of moves (chance draws included) until the board is full.
+pub fn moves_to_end(position: &Position) -> u32 {
+    let empty = position.board().vacant_count() as u32;
+    match position.phase() {
+        Phase::Slide => 3 * empty,
+        Phase::Place(_) => 3 * empty - 2,
+        Phase::Draw => 3 * empty - 1,
+        Phase::Over => 0,
+    }
+}
+
+/// An engine: an evaluation and a transposition table kept from search to search.
+pub struct Searcher<E: Evaluator> {
+    eval: E,
+    table: Table,
+    model: OpponentModel,
+}
+
+impl<E: Evaluator> Searcher<E> {
+    /// A searcher with this evaluation and a table of `table_mib` MiB.
+    pub fn new(eval: E, table_mib: usize) -> Searcher<E> {
+        Searcher {
+            eval,
+            table: Table::new(table_mib),
+            model: OpponentModel::default(),
+        }
+    }
+
+    /// Assumes these players greedy below the root from now on. Stored results made under
+    /// another model are forgotten.
+    pub fn set_model(&mut self, model: OpponentModel) {
+        if model != self.model {
+            self.model = model;
+            self.table.clear();
+        }
+    }
+
+    /// The opponent model in use.
+    pub fn model(&self) -> OpponentModel {
+        self.model
+    }
+
+    /// The evaluation.
+    pub fn eval(&self) -> &E {
+        &self.eval
+    }
+
+    /// Forgets what earlier searches stored (for reproducible runs from a clean state).
+    pub fn clear(&mut self) {
+        self.table.clear();
+    }
+
+    /// Searches a decision position (Order or Chaos to move) by iterative deepening until a
+    /// limit is reached or the game is solved, and returns the best move of the deepest
+    /// completed iteration. Panics unless a player is to move.
+    pub fn search(&mut self, position: &Position, limits: Limits) -> SearchResult {
+        assert!(
+            matches!(position.phase(), Phase::Slide | Phase::Place(_)),
+            "search needs a player to move, not {:?}",
+            position.phase()
+        );
+        let started = Instant::now();
+        self.table.new_search();
+        let mut context = Context {
+            eval: &self.eval,
+            table: &mut self.table,
+            killers: Killers::new(256),
+            nodes: 0,
+            node_limit: limits.nodes.unwrap_or(u64::MAX),
+            deadline: limits.time.map(|t| started + t),
+            stopped: None,
+            model: self.model,
+        };
+        let end = moves_to_end(position);
+        let max_depth = limits.depth.unwrap_or(u32::MAX).min(end).max(1);
+        let legal = position.legal_moves();
+        let mut result = SearchResult {
+            best: legal[0],
+            value: context.eval.evaluate(position),
+            depth: 0,
+            nodes: 0,
+            elapsed: Duration::ZERO,
+            solved: false,
+        };
+        let mut previous_best = None;
+        for depth in 1..=max_depth {
+            let (value, best) = context.decision(position, depth, 0, -UPPER, UPPER, previous_best);
+            if context.stopped.is_some() && depth > 1 {
+                break;
+            }
+            // Even a stopped first iteration beats no search: keep its move if it has one.
+            if let Some(best) = best {
+                result.best = best;
+                result.value = value;
+                result.depth = depth;
+                previous_best = Some(best);
+            }
+            if context.stopped.is_some() {
+                break;
+            }
+            if depth >= end {
+                result.solved = true;
+                break;
+            }
+        }
+        let _ = Stop::Nodes;
+        result.nodes = context.nodes;
+        result.elapsed = started.elapsed();
+        result
+    }
+
+    /// The value of a position searched to a fixed depth with a full window (chance positions
+    /// allowed), from a clean table: for tests against [`reference::expectimax`].
+    pub fn value(&mut self, position: &Position, depth: u32) -> (f64, u64) {
+        self.window_value(position, depth, -UPPER, UPPER)
+    }
+
+    /// The fail-soft value of a position within a window, from a clean table.
+    pub fn window_value(
+        &mut self,
+        position: &Position,
+        depth: u32,
+        alpha: f64,
+        beta: f64,
+    ) -> (f64, u64) {
+        self.table.clear();
+        let mut context = Context {
+            eval: &self.eval,
+            table: &mut self.table,
+            killers: Killers::new(256),
+            nodes: 0,
+            node_limit: u64::MAX,
+            deadline: None,
+            stopped: None,
+            model: self.model,
+        };
+        let value = context.search(position, depth, 0, alpha, beta);
+        (value, context.nodes)
+    }
+}

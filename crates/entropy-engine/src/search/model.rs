@@ -1,0 +1,74 @@
+//! Opponent models: below the root, the search may assume that a player moves as the greedy
+//! bot does instead of as well as it can. Against a greedy opponent this is exact and makes the
+//! tree far narrower; [`crate::bots::SearchBot`] switches a model on only after watching the
+//! opponent play that way, and off again as soon as it stops.
+
+use entropy_core::{Move, MoveList, Phase, Position};
+
+use crate::bots::best_order_reply;
+
+/// Which players the search assumes greedy (below the root).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct OpponentModel {
+    /// Order plays the slide with the largest immediate gain, or passes if none gains.
+    pub greedy_order: bool,
+    /// Chaos places where Order's best immediate reply scores least.
+    pub greedy_chaos: bool,
+}
+
+/// The moves greedy Order may play here (it breaks ties at random).
+pub fn greedy_order_moves(position: &Position) -> MoveList {
+    let now = position.score();
+    let mut best = now;
+    position.for_each_slide(|from, to| best = best.max(position.score_after_slide(from, to)));
+    let mut moves = MoveList::new();
+    if best == now {
+        moves.push(Move::Pass);
+        return moves;
+    }
+    position.for_each_slide(|from, to| {
+        if position.score_after_slide(from, to) == best {
+            moves.push(Move::Slide { from, to });
+        }
+    });
+    moves
+}
+
+/// The placements greedy Chaos may play here (it breaks ties at random).
+pub fn greedy_chaos_moves(position: &Position) -> MoveList {
+    let Phase::Place(colour) = position.phase() else {
+        return MoveList::new();
+    };
+    let mut replies = [(u32::MAX, Move::Pass); 49];
+    let mut count = 0;
+    let mut best = u32::MAX;
+    for cell in position.board().vacant_cells() {
+        let mv = Move::Place { colour, cell };
+        let mut after = *position;
+        after.play_unchecked(mv);
+        let reply = if after.is_over() {
+            after.score()
+        } else {
+            best_order_reply(&after)
+        };
+        best = best.min(reply);
+        replies[count] = (reply, mv);
+        count += 1;
+    }
+    let mut moves = MoveList::new();
+    for &(reply, mv) in &replies[..count] {
+        if reply == best {
+            moves.push(mv);
+        }
+    }
+    moves
+}
+
+/// The moves the model allows at a decision node, or `None` to search them all.
+pub fn modelled_moves(model: OpponentModel, position: &Position) -> Option<MoveList> {
+    match position.phase() {
+        Phase::Slide if model.greedy_order => Some(greedy_order_moves(position)),
+        Phase::Place(_) if model.greedy_chaos => Some(greedy_chaos_moves(position)),
+        _ => None,
+    }
+}

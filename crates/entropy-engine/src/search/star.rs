@@ -1,0 +1,272 @@
+//! *-minimax (Ballard): alpha-beta at Order and Chaos nodes and Star2 at chance nodes, with a
+//! transposition table and move ordering. Fail-soft: a value at or below alpha is an upper bound
+//! on the true value, one at or above beta a lower bound, anything between exact.
+
+use std::time::Instant;
+
+use entropy_core::{Move, Phase, Position};
+
+use super::model::{modelled_moves, OpponentModel};
+use super::ordering::{ordered_moves, Killers};
+use super::tt::{Bound, Table};
+use crate::eval::Evaluator;
+
+/// Larger than any score (a 7x7 board scores at most 14 x 77): the upper bound of values.
+pub const UPPER: f64 = 10_000.0;
+
+/// Tolerance for comparing weighted sums with the window: sums of the same values taken in
+/// another order can differ in their last bits.
+const EPSILON: f64 = 1e-9;
+
+/// Why a search stopped early.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// The node limit was reached.
+    Nodes,
+    /// The deadline passed.
+    Time,
+}
+
+/// The state of one search: the evaluation, the table, counters and limits.
+pub struct Context<'a, E: Evaluator> {
+    pub(super) eval: &'a E,
+    pub(super) table: &'a mut Table,
+    pub(super) killers: Killers,
+    /// Positions visited.
+    pub nodes: u64,
+    pub(super) node_limit: u64,
+    pub(super) deadline: Option<Instant>,
+    pub(super) stopped: Option<Stop>,
+    pub(super) model: OpponentModel,
+}
+
+impl<E: Evaluator> Context<'_, E> {
+    fn out_of_budget(&mut self) -> bool {
+        if self.stopped.is_some() {
+            return true;
+        }
+        if self.nodes >= self.node_limit {
+            self.stopped = Some(Stop::Nodes);
+        } else if self.nodes % 512 == 0 {
+            if let Some(deadline) = self.deadline {
+                if Instant::now() >= deadline {
+                    self.stopped = Some(Stop::Time);
+                }
+            }
+        }
+        self.stopped.is_some()
+    }
+
+    /// The value of `position` searched `depth` moves deep within the window (alpha, beta).
+    /// After a stop the value is meaningless and callers must discard it.
+    pub fn search(
+        &mut self,
+        position: &Position,
+        depth: u32,
+        ply: usize,
+        alpha: f64,
+        beta: f64,
+    ) -> f64 {
+        self.nodes += 1;
+        if self.out_of_budget() {
+            return 0.0;
+        }
+        if position.is_over() {
+            return position.score() as f64;
+        }
+        if depth == 0 {
+            return self.eval.evaluate(position);
+        }
+        let mut first = None;
+        if let Some(entry) = self.table.probe(position) {
+            first = entry.best;
+            if entry.depth >= depth {
+                let usable = match entry.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => entry.value >= beta,
+                    Bound::Upper => entry.value <= alpha,
+                };
+                if usable {
+                    return entry.value;
+                }
+            }
+        }
+        let (value, best) = match position.phase() {
+            Phase::Draw => (self.chance(position, depth, ply, alpha, beta), None),
+            Phase::Slide | Phase::Place(_) => {
+                self.decision(position, depth, ply, alpha, beta, first)
+            }
+            Phase::Over => unreachable!("handled above"),
+        };
+        if self.stopped.is_none() {
+            let bound = if value <= alpha {
+                Bound::Upper
+            } else if value >= beta {
+                Bound::Lower
+            } else {
+                Bound::Exact
+            };
+            self.table.store(position, depth, value, bound, best);
+        }
+        value
+    }
+
+    /// Alpha-beta at a decision node: Order maximises, Chaos minimises.
+    pub(super) fn decision(
+        &mut self,
+        position: &Position,
+        depth: u32,
+        ply: usize,
+        mut alpha: f64,
+        mut beta: f64,
+        first: Option<Move>,
+    ) -> (f64, Option<Move>) {
+        let maximising = position.phase() == Phase::Slide;
+        // Below the root a modelled player has only the moves its model would play.
+        let modelled = if ply > 0 {
+            modelled_moves(self.model, position)
+        } else {
+            None
+        };
+        let moves =
+            modelled.unwrap_or_else(|| ordered_moves(position, first, self.killers.at(ply)));
+        let mut best_value = if maximising {
+            f64::NEG_INFINITY
+        } else {
+            f64::INFINITY
+        };
+        let mut best_move = None;
+        for &mv in moves.iter() {
+            let mut child = *position;
+            child.play_unchecked(mv);
+            let value = self.search(&child, depth - 1, ply + 1, alpha, beta);
+            if self.stopped.is_some() {
+                return (0.0, None);
+            }
+            let better = if maximising {
+                value > best_value
+            } else {
+                value < best_value
+            };
+            if better {
+                best_value = value;
+                best_move = Some(mv);
+            }
+            if maximising {
+                alpha = alpha.max(value);
+            } else {
+                beta = beta.min(value);
+            }
+            if alpha >= beta {
+                self.killers.record(ply, mv);
+                break;
+            }
+        }
+        (best_value, best_move)
+    }
+
+    /// Star2 at a chance node: probe one Chaos move per colour for upper bounds, then search
+    /// each colour with the window its neighbours' bounds allow, cutting off as soon as the
+    /// weighted bounds settle the node against the window.
+    fn chance(
+        &mut self,
+        position: &Position,
+        depth: u32,
+        ply: usize,
+        alpha: f64,
+        beta: f64,
+    ) -> f64 {
+        // Chaos's placement never lowers the score and Order may always pass, so no colour is
+        // worth less than the score now.
+        let floor = position.score() as f64;
+        if floor >= beta {
+            return floor;
+        }
+        let total = position.bag().total() as f64;
+        // Up to seven colours, on the stack: chance nodes are frequent.
+        let mut outcomes = [(0.0f64, *position); 7];
+        let mut k = 0;
+        for (colour, count) in position.bag().colours() {
+            let mut child = *position;
+            child.play_unchecked(Move::Draw(colour));
+            outcomes[k] = (count as f64 / total, child);
+            k += 1;
+        }
+        let outcomes = &mut outcomes[..k];
+        // Likely colours first: their bounds move the weighted sums most.
+        outcomes.sort_by(|a, b| b.0.total_cmp(&a.0));
+        let mut lower = [floor; 7];
+        let mut upper = [UPPER; 7];
+        let weighted = |bounds: &[f64]| {
+            outcomes
+                .iter()
+                .zip(bounds)
+                .map(|((p, _), b)| p * b)
+                .sum::<f64>()
+        };
+        let others = |bounds: &[f64], i: usize| weighted(bounds) - outcomes[i].0 * bounds[i];
+        let window = |lower: &[f64], upper: &[f64], i: usize| {
+            let p = outcomes[i].0;
+            let a = ((alpha - others(upper, i)) / p).max(lower[i]);
+            let b = ((beta - others(lower, i)) / p).min(upper[i]);
+            (a, b.max(a + 1e-9))
+        };
+
+        // Probing: one Chaos move per colour gives an upper bound on that colour.
+        if depth >= 2 {
+            for i in 0..k {
+                let (a, b) = window(&lower, &upper, i);
+                let child = outcomes[i].1;
+                let probe = match modelled_moves(self.model, &child) {
+                    Some(moves) => moves[0],
+                    None => self
+                        .table
+                        .probe(&child)
+                        .and_then(|e| e.best)
+                        .unwrap_or_else(|| {
+                            ordered_moves(&child, None, self.killers.at(ply + 1))[0]
+                        }),
+                };
+                let mut grandchild = child;
+                grandchild.play_unchecked(probe);
+                let value = self.search(&grandchild, depth - 2, ply + 2, a, b);
+                if self.stopped.is_some() {
+                    return 0.0;
+                }
+                if value < b {
+                    upper[i] = value.max(lower[i]);
+                }
+                let ceiling = weighted(&upper);
+                if ceiling <= alpha + EPSILON {
+                    return ceiling;
+                }
+            }
+        }
+
+        for i in 0..k {
+            let (a, b) = window(&lower, &upper, i);
+            let child = outcomes[i].1;
+            let value = self.search(&child, depth - 1, ply + 1, a, b);
+            if self.stopped.is_some() {
+                return 0.0;
+            }
+            if value <= a {
+                upper[i] = value.max(lower[i]);
+            } else if value >= b {
+                lower[i] = value.min(upper[i]);
+            } else {
+                lower[i] = value;
+                upper[i] = value;
+            }
+            let floor = weighted(&lower);
+            if floor >= beta - EPSILON {
+                return floor;
+            }
+            let ceiling = weighted(&upper);
+            if ceiling <= alpha + EPSILON {
+                return ceiling;
+            }
+        }
+        weighted(&lower)
+    }
+}

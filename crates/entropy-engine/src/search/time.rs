@@ -1,0 +1,55 @@
+//! Time management: how much of the clock one move may use.
+
+use std::time::Duration;
+
+use entropy_core::Position;
+
+/// Kept back from every budget for reading, writing and process scheduling.
+pub const SAFETY: Duration = Duration::from_millis(50);
+
+/// The time for this move given what is left for the game and an optional hard per-move limit.
+///
+/// The game's remaining time is shared over the bot's remaining decisions, weighted towards the
+/// middle of the game, where choices decide most (turns 10 to 40 of 49 get up to twice the
+/// share of the first and last turns); the last few turns are solved exactly and need little.
+pub fn allot(position: &Position, game_left: Duration, per_move: Option<Duration>) -> Duration {
+    let cells = position.size().cells() as f64;
+    let placed = position.placed() as f64;
+    let left = game_left.saturating_sub(SAFETY);
+    // Weight of turn t (as a fraction x of the game): a bump peaking in the middle.
+    let weight = |x: f64| 0.5 + (std::f64::consts::PI * x).sin();
+    let remaining_weight: f64 = (position.placed()..position.size().cells())
+        .map(|t| weight(t as f64 / cells))
+        .sum::<f64>()
+        .max(weight(placed / cells));
+    let share = left.mul_f64((weight(placed / cells) / remaining_weight).clamp(0.0, 1.0));
+    // Never spend more than a third of what is left on one move.
+    let share = share.min(left / 3);
+    match per_move {
+        Some(limit) => share.min(limit.saturating_sub(SAFETY)),
+        None => share,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use entropy_core::Size;
+
+    #[test]
+    fn the_budget_is_shared_and_capped() {
+        let start = Position::new(Size::SEVEN);
+        let game = Duration::from_secs(30);
+        let first = allot(&start, game, None);
+        assert!(
+            first > Duration::from_millis(200) && first < Duration::from_millis(800),
+            "{first:?}"
+        );
+        let capped = allot(&start, game, Some(Duration::from_millis(100)));
+        assert_eq!(capped, Duration::from_millis(50));
+        assert_eq!(
+            allot(&start, Duration::from_millis(10), None),
+            Duration::ZERO
+        );
+    }
+}

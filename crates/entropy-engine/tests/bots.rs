@@ -1,0 +1,97 @@
+//! Bots in whole games: every built-in bot plays legal moves in both roles, the greedy models
+//! agree with the greedy bot, and the searching bot learns when its opponent is greedy.
+
+use entropy_core::{Move, Phase, Position, Size};
+use entropy_engine::bots::{random_move, SearchBot, SearchOptions};
+use entropy_engine::eval::LinearEval;
+use entropy_engine::search::model::{greedy_chaos_moves, greedy_order_moves};
+use entropy_engine::search::Limits;
+use entropy_engine::{make_bot, Bot, Budget, BOTS};
+use rand::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+/// Plays a game between two bots with chips drawn by a seeded random chance; returns the score.
+fn play(order: &mut dyn Bot, chaos: &mut dyn Bot, size: Size, seed: u64) -> u32 {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let mut pos = Position::new(size);
+    order.new_game(size, entropy_core::Role::Order);
+    chaos.new_game(size, entropy_core::Role::Chaos);
+    while !pos.is_over() {
+        let mv = match pos.phase() {
+            Phase::Draw => random_move(&pos, &mut rng),
+            Phase::Place(_) => chaos.choose(&pos, Budget::UNLIMITED),
+            _ => order.choose(&pos, Budget::UNLIMITED),
+        };
+        pos.play(mv).unwrap_or_else(|e| panic!("{mv}: {e}"));
+    }
+    pos.score()
+}
+
+#[test]
+fn every_bot_plays_legally_in_both_roles() {
+    for bot in BOTS {
+        let name = if bot.name.starts_with("search") {
+            format!("{}:nodes=300", bot.name)
+        } else {
+            bot.name.to_owned()
+        };
+        let mut a = make_bot(&name, 1).unwrap();
+        let mut b = make_bot("random", 2).unwrap();
+        play(a.as_mut(), b.as_mut(), Size::FIVE, 3);
+        play(b.as_mut(), a.as_mut(), Size::FIVE, 4);
+    }
+    assert!(make_bot("search:nodes=x", 1).is_err());
+    assert!(make_bot("greedy:nodes=5", 1).is_err());
+}
+
+#[test]
+fn the_greedy_models_contain_the_greedy_bots_choices() {
+    let mut greedy = make_bot("greedy", 5).unwrap();
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(6);
+    for _ in 0..5 {
+        let mut pos = Position::new(Size::SEVEN);
+        while !pos.is_over() {
+            let mv = match pos.phase() {
+                Phase::Draw => random_move(&pos, &mut rng),
+                Phase::Slide => {
+                    let mv = greedy.choose(&pos, Budget::UNLIMITED);
+                    assert!(greedy_order_moves(&pos).contains(&mv), "{mv}");
+                    random_move(&pos, &mut rng)
+                }
+                _ => {
+                    let mv = greedy.choose(&pos, Budget::UNLIMITED);
+                    assert!(greedy_chaos_moves(&pos).contains(&mv), "{mv}");
+                    mv
+                }
+            };
+            pos.play_unchecked(mv);
+        }
+    }
+}
+
+#[test]
+fn the_search_bot_models_a_greedy_opponent_and_not_a_random_one() {
+    let options = SearchOptions {
+        limits: Some(Limits::nodes(500)),
+        ..SearchOptions::default()
+    };
+    for (opponent, expected) in [("greedy", true), ("random", false)] {
+        let mut ours = SearchBot::new("search", LinearEval::trained(), options.clone());
+        let mut other = make_bot(opponent, 3).unwrap();
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(4);
+        let mut pos = Position::new(Size::SEVEN);
+        ours.new_game(Size::SEVEN, entropy_core::Role::Chaos);
+        for _ in 0..30 {
+            let chip = random_move(&pos, &mut rng);
+            pos.play_unchecked(chip);
+            let place = ours.choose(&pos, Budget::UNLIMITED);
+            pos.play_unchecked(place);
+            let reply: Move = other.choose(&pos, Budget::UNLIMITED);
+            pos.play_unchecked(reply);
+        }
+        let chip = random_move(&pos, &mut rng);
+        pos.play_unchecked(chip);
+        ours.choose(&pos, Budget::UNLIMITED);
+        assert_eq!(ours.models_opponent(), expected, "against {opponent}");
+    }
+}

@@ -1,0 +1,126 @@
+//! The *-minimax search against plain expectimax: the same values at the same depth, valid
+//! fail-soft bounds for any window, and fewer positions visited.
+
+use entropy_core::{Position, Size};
+use entropy_engine::bots::random_move;
+use entropy_engine::eval::{Evaluator, LinearEval, ScoreEval};
+use entropy_engine::search::reference::{expectimax, expectimax_nodes};
+use entropy_engine::search::{Limits, Searcher};
+use proptest::prelude::*;
+use rand::{Rng, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+/// A position after `turns` random moves of a random game.
+fn random_position(seed: u64, size: Size, moves: usize) -> Position {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let mut pos = Position::new(size);
+    for _ in 0..moves {
+        if pos.is_over() {
+            break;
+        }
+        let mv = random_move(&pos, &mut rng);
+        pos.play_unchecked(mv);
+    }
+    pos
+}
+
+/// Depth affordable for the reference from this position.
+fn depth_for(pos: &Position) -> u32 {
+    let empty = pos.board().vacant_count();
+    match (pos.size().side(), empty) {
+        (_, 0..=4) => 5,
+        (5, _) => 3,
+        (_, 5..=14) => 3,
+        _ => 2,
+    }
+}
+
+fn check_against_reference<E: Evaluator + Clone>(eval: E, seed: u64, size: Size, moves: usize) {
+    let pos = random_position(seed, size, moves);
+    let mut searcher = Searcher::new(eval.clone(), 1);
+    for depth in 0..=depth_for(&pos) {
+        let expected = expectimax(&pos, depth, &eval);
+        let (value, _) = searcher.value(&pos, depth);
+        assert!(
+            (value - expected).abs() < 1e-3,
+            "depth {depth}: {value} vs {expected} at {pos:?}"
+        );
+        // Any window: fail-soft bounds are bounds, values inside it are exact.
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed ^ depth as u64);
+        for _ in 0..3 {
+            let alpha = expected + rng.random_range(-20.0..10.0);
+            let beta = alpha + rng.random_range(0.01..20.0);
+            let (v, _) = searcher.window_value(&pos, depth, alpha, beta);
+            if v <= alpha {
+                assert!(expected <= v + 1e-3, "fail low {v} above true {expected}");
+            } else if v >= beta {
+                assert!(expected >= v - 1e-3, "fail high {v} below true {expected}");
+            } else {
+                assert!(
+                    (v - expected).abs() < 1e-3,
+                    "inside ({alpha}, {beta}): {v} vs {expected}"
+                );
+            }
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    #[test]
+    fn star_minimax_equals_expectimax_with_the_score(seed in any::<u64>(), moves in 0usize..150, seven in any::<bool>()) {
+        let size = if seven { Size::SEVEN } else { Size::FIVE };
+        check_against_reference(ScoreEval, seed, size, moves);
+    }
+
+    #[test]
+    fn star_minimax_equals_expectimax_with_the_linear_eval(seed in any::<u64>(), moves in 0usize..150, seven in any::<bool>()) {
+        let size = if seven { Size::SEVEN } else { Size::FIVE };
+        check_against_reference(LinearEval::hand(), seed, size, moves);
+    }
+}
+
+#[test]
+fn the_search_visits_far_fewer_positions() {
+    let eval = LinearEval::hand();
+    let mut searcher = Searcher::new(eval.clone(), 16);
+    let (mut fast, mut slow) = (0, 0);
+    for seed in 0..6 {
+        let pos = random_position(seed, Size::SEVEN, 60 + 4 * seed as usize);
+        let (_, nodes) = searcher.value(&pos, 3);
+        fast += nodes;
+        slow += expectimax_nodes(&pos, 3);
+    }
+    assert!(
+        fast * 3 < slow,
+        "{fast} positions searched vs {slow} for expectimax"
+    );
+}
+
+#[test]
+fn endgames_are_solved_exactly() {
+    let pos = random_position(3, Size::SEVEN, 3 * 45 + 2);
+    let mut searcher = Searcher::new(LinearEval::hand(), 4);
+    let result = searcher.search(&pos, Limits::default());
+    assert!(result.solved, "{result:?}");
+    let exact = expectimax(&pos, 100, &ScoreEval);
+    let mut after = pos;
+    after.play_unchecked(result.best);
+    assert!(
+        (result.value - exact).abs() < 1e-3,
+        "{} vs {exact}",
+        result.value
+    );
+}
+
+#[test]
+fn node_limited_searches_are_reproducible() {
+    let pos = random_position(11, Size::SEVEN, 40);
+    let run = || {
+        let mut searcher = Searcher::new(LinearEval::hand(), 4);
+        let result = searcher.search(&pos, Limits::nodes(20_000));
+        (result.best, result.nodes, result.depth)
+    };
+    assert_eq!(run(), run());
+}
