@@ -23,11 +23,10 @@ impl GreedyBot {
     }
 }
 
-/// The best score Order can reach with one slide or a pass (Order to move).
+/// The best score Order can reach with one slide or a pass (Order to move), by the pruned
+/// slide scan of [`crate::eval::threats`].
 pub fn best_order_reply(position: &Position) -> u32 {
-    let mut best = position.score();
-    position.for_each_slide(|from, to| best = best.max(position.score_after_slide(from, to)));
-    best
+    position.score() + crate::eval::threats(position).0
 }
 
 /// Picks uniformly among the candidates with the best key, reservoir style, in one pass.

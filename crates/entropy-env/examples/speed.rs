@@ -1,0 +1,67 @@
+//! Steps per second of the environment, timing only `step` (actions are drawn from the masks
+//! outside the timed part): `cargo run -p entropy-env --release --example speed -- ENVS OPPONENT planes|compact`.
+use std::time::{Duration, Instant};
+
+use entropy_env::{Buffers, EnvConfig, ObservationKind, Observations, VecEnv};
+use rand::{Rng, SeedableRng};
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let envs: usize = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(1024);
+    let opponent = args.get(2).cloned().unwrap_or_else(|| "random".into());
+    let kind = match args.get(3).map(String::as_str) {
+        Some("compact") => ObservationKind::Compact,
+        _ => ObservationKind::Planes,
+    };
+    let config = EnvConfig {
+        num_envs: envs,
+        opponent,
+        observation: kind,
+        mask_in_observation: true,
+        ..EnvConfig::default()
+    };
+    let mut env = VecEnv::new(config).unwrap();
+    let n = env.num_agents();
+    let (obs_size, actions) = (env.observation_size(), env.action_count());
+    let mut f = vec![0f32; n * obs_size];
+    let mut b = vec![0u8; n * obs_size];
+    let mut masks = vec![false; n * actions];
+    let mut rewards = vec![0f32; n];
+    let mut terminals = vec![false; n];
+    let mut truncations = vec![false; n];
+    macro_rules! buffers {
+        () => {
+            Buffers {
+                observations: match kind {
+                    ObservationKind::Planes => Observations::F32(&mut f),
+                    ObservationKind::Compact => Observations::U8(&mut b),
+                },
+                masks: &mut masks,
+                rewards: &mut rewards,
+                terminals: &mut terminals,
+                truncations: &mut truncations,
+            }
+        };
+    }
+    env.reset(Some(1), &mut buffers!()).unwrap();
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(2);
+    let mut timed = Duration::ZERO;
+    let mut steps = 0u64;
+    let mut chosen = vec![0i64; n];
+    while timed < Duration::from_secs(3) {
+        for (i, action) in chosen.iter_mut().enumerate() {
+            let legal = env.legal_actions(i).unwrap();
+            *action = legal[rng.random_range(0..legal.len())] as i64;
+        }
+        let start = Instant::now();
+        env.step(&chosen, &mut buffers!()).unwrap();
+        timed += start.elapsed();
+        steps += n as u64;
+    }
+    println!(
+        "{envs} envs, {:?} obs + mask, opponent {}: {:.0} steps/s",
+        kind,
+        env.config().opponent,
+        steps as f64 / timed.as_secs_f64()
+    );
+}

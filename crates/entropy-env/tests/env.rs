@@ -1,0 +1,269 @@
+//! The environment against the rules: masks, resets, rewards, determinism.
+
+use entropy_core::{Phase, Size};
+use entropy_env::{
+    order_reward, Buffers, EnvConfig, Mode, ObservationKind, Observations, RoleChoice, VecEnv,
+};
+use rand::{Rng, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+struct Owned {
+    observations: Vec<f32>,
+    bytes: Vec<u8>,
+    masks: Vec<bool>,
+    rewards: Vec<f32>,
+    terminals: Vec<bool>,
+    truncations: Vec<bool>,
+}
+
+impl Owned {
+    fn for_env(env: &VecEnv) -> Owned {
+        let agents = env.num_agents();
+        Owned {
+            observations: vec![0.0; agents * env.observation_size()],
+            bytes: vec![0; agents * env.observation_size()],
+            masks: vec![false; agents * env.action_count()],
+            rewards: vec![0.0; agents],
+            terminals: vec![false; agents],
+            truncations: vec![false; agents],
+        }
+    }
+
+    fn buffers(&mut self, kind: ObservationKind) -> Buffers<'_> {
+        Buffers {
+            observations: match kind {
+                ObservationKind::Planes => Observations::F32(&mut self.observations),
+                ObservationKind::Compact => Observations::U8(&mut self.bytes),
+            },
+            masks: &mut self.masks,
+            rewards: &mut self.rewards,
+            terminals: &mut self.terminals,
+            truncations: &mut self.truncations,
+        }
+    }
+}
+
+/// Plays random legal actions (from the mask) for `steps` steps; returns every reward and flag.
+fn run(config: EnvConfig, steps: usize, seed: u64) -> (Vec<f32>, Vec<bool>, VecEnv) {
+    let kind = config.observation;
+    let mut env = VecEnv::new(config).unwrap();
+    let mut owned = Owned::for_env(&env);
+    env.reset(None, &mut owned.buffers(kind)).unwrap();
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let (mut rewards, mut terminals) = (Vec::new(), Vec::new());
+    let actions_per_agent = env.action_count();
+    for _ in 0..steps {
+        let actions: Vec<i64> = (0..env.num_agents())
+            .map(|agent| {
+                let mask = &owned.masks[agent * actions_per_agent..(agent + 1) * actions_per_agent];
+                let legal: Vec<usize> = (0..actions_per_agent).filter(|&a| mask[a]).collect();
+                if legal.is_empty() {
+                    0
+                } else {
+                    legal[rng.random_range(0..legal.len())] as i64
+                }
+            })
+            .collect();
+        env.step(&actions, &mut owned.buffers(kind)).unwrap();
+        rewards.extend_from_slice(&owned.rewards);
+        terminals.extend_from_slice(&owned.terminals);
+    }
+    (rewards, terminals, env)
+}
+
+#[test]
+fn masks_equal_the_legal_moves() {
+    for size in [Size::SEVEN, Size::FIVE] {
+        let config = EnvConfig {
+            size,
+            num_envs: 3,
+            seed: 4,
+            ..EnvConfig::default()
+        };
+        let mut env = VecEnv::new(config).unwrap();
+        let mut owned = Owned::for_env(&env);
+        env.reset(None, &mut owned.buffers(ObservationKind::Planes))
+            .unwrap();
+        let actions_per_agent = env.action_count();
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
+        for _ in 0..300 {
+            let mut actions = Vec::new();
+            for i in 0..3 {
+                let mask = &owned.masks[i * actions_per_agent..(i + 1) * actions_per_agent];
+                let from_mask: Vec<usize> = (0..actions_per_agent).filter(|&a| mask[a]).collect();
+                assert_eq!(from_mask, {
+                    let mut legal = env.legal_actions(i).unwrap();
+                    legal.sort();
+                    legal
+                });
+                assert!(!from_mask.is_empty());
+                actions.push(from_mask[rng.random_range(0..from_mask.len())] as i64);
+            }
+            env.step(&actions, &mut owned.buffers(ObservationKind::Planes))
+                .unwrap();
+        }
+    }
+}
+
+#[test]
+fn finished_games_report_terminal_and_the_final_reward_then_reset() {
+    let config = EnvConfig {
+        num_envs: 2,
+        role: RoleChoice::Order,
+        seed: 9,
+        ..EnvConfig::default()
+    };
+    let (rewards, terminals, env) = run(config, 200, 3);
+    let finals: Vec<f32> = rewards
+        .iter()
+        .zip(&terminals)
+        .filter(|(_, &t)| t)
+        .map(|(r, _)| *r)
+        .collect();
+    assert!(finals.len() >= 6, "{} episodes", finals.len());
+    // Every nonterminal reward is 0 without shaping; every final one is the rule's.
+    for (r, t) in rewards.iter().zip(&terminals) {
+        if !t {
+            assert_eq!(*r, 0.0);
+        }
+    }
+    let stats = env.stats();
+    assert_eq!(stats.episodes as usize, finals.len());
+    let mean_final: f32 = finals.iter().sum::<f32>() / finals.len() as f32;
+    let from_scores = order_reward((stats.score / stats.episodes as f64) as u32);
+    assert!(
+        (mean_final - from_scores).abs() < 0.5,
+        "{mean_final} vs {from_scores}"
+    );
+    assert_eq!(
+        stats.episode_length / stats.episodes as f64,
+        48.0,
+        "Order decides 48 times"
+    );
+    // After the reset the game continues from a fresh board.
+    assert!(env.position(0).unwrap().placed() < 49);
+}
+
+#[test]
+fn illegal_actions_are_refused_with_the_penalty() {
+    let config = EnvConfig {
+        role: RoleChoice::Chaos,
+        reward_illegal: -0.5,
+        ..EnvConfig::default()
+    };
+    let mut env = VecEnv::new(config).unwrap();
+    let mut owned = Owned::for_env(&env);
+    env.reset(None, &mut owned.buffers(ObservationKind::Planes))
+        .unwrap();
+    let before = env.get_state(0).unwrap();
+    // A pass is not a Chaos move; -1 and huge numbers are no actions at all.
+    for action in [637, -1, 100_000] {
+        env.step(&[action], &mut owned.buffers(ObservationKind::Planes))
+            .unwrap();
+        assert_eq!(owned.rewards[0], -0.5);
+        assert!(!owned.terminals[0]);
+        assert_eq!(env.get_state(0).unwrap(), before);
+    }
+    assert_eq!(env.stats().illegal, 3);
+}
+
+#[test]
+fn the_same_seed_gives_the_same_games() {
+    for kind in [ObservationKind::Planes, ObservationKind::Compact] {
+        let config = EnvConfig {
+            num_envs: 4,
+            seed: 11,
+            observation: kind,
+            opponent: "greedy".into(),
+            ..EnvConfig::default()
+        };
+        let a = run(config.clone(), 150, 5);
+        let b = run(config, 150, 5);
+        assert_eq!(a.0, b.0);
+        assert_eq!(a.1, b.1);
+        assert_eq!(a.2.get_state(3).unwrap(), b.2.get_state(3).unwrap());
+    }
+}
+
+#[test]
+fn self_play_gives_both_agents_their_rewards() {
+    let config = EnvConfig {
+        num_envs: 2,
+        mode: Mode::SelfPlay,
+        seed: 2,
+        ..EnvConfig::default()
+    };
+    let (rewards, terminals, env) = run(config, 3 * 100, 8);
+    assert_eq!(env.num_agents(), 4);
+    let mut episodes = 0;
+    for (step_rewards, step_terminals) in rewards.chunks(4).zip(terminals.chunks(4)) {
+        for game in 0..2 {
+            let (chaos, order) = (2 * game, 2 * game + 1);
+            assert_eq!(step_terminals[chaos], step_terminals[order]);
+            if step_terminals[order] {
+                episodes += 1;
+                assert_eq!(step_rewards[chaos], -step_rewards[order]);
+            }
+        }
+    }
+    assert!(episodes >= 4);
+}
+
+#[test]
+fn states_can_be_set_and_read() {
+    let mut env = VecEnv::new(EnvConfig::default()).unwrap();
+    let mut owned = Owned::for_env(&env);
+    let text = "1....../......./......./......./......./......./....... slide";
+    env.set_state(0, text, &mut owned.buffers(ObservationKind::Planes))
+        .unwrap();
+    assert_eq!(env.get_state(0).unwrap(), text);
+    assert_eq!(env.legal_actions(0).unwrap().len(), 13);
+    assert_eq!(env.position(0).unwrap().phase(), Phase::Slide);
+    assert_eq!(owned.observations[0], 1.0, "red plane, cell Aa");
+    assert!(env
+        .set_state(0, "garbage", &mut owned.buffers(ObservationKind::Planes))
+        .is_err());
+    assert!(env
+        .set_state(
+            0,
+            &format!("{} draw", ".".repeat(49)),
+            &mut owned.buffers(ObservationKind::Planes)
+        )
+        .is_err());
+    let outcomes = env.chance_outcomes(0).unwrap();
+    assert_eq!(outcomes.len(), 7);
+    assert!((outcomes.iter().map(|o| o.1).sum::<f64>() - 1.0).abs() < 1e-12);
+}
+
+#[test]
+fn without_autoreset_a_finished_game_waits_for_reset() {
+    let config = EnvConfig {
+        role: RoleChoice::Chaos,
+        autoreset: false,
+        size: Size::FIVE,
+        ..EnvConfig::default()
+    };
+    let mut env = VecEnv::new(config).unwrap();
+    let mut owned = Owned::for_env(&env);
+    env.reset(None, &mut owned.buffers(ObservationKind::Planes))
+        .unwrap();
+    let mut steps = 0;
+    while !owned.terminals[0] {
+        let legal = env.legal_actions(0).unwrap();
+        env.step(
+            &[legal[0] as i64],
+            &mut owned.buffers(ObservationKind::Planes),
+        )
+        .unwrap();
+        steps += 1;
+    }
+    assert_eq!(steps, 25, "Chaos places every chip");
+    assert!(env.position(0).unwrap().is_over());
+    assert!(owned.masks.iter().all(|&m| !m));
+    env.step(&[0], &mut owned.buffers(ObservationKind::Planes))
+        .unwrap();
+    assert!(owned.terminals[0] && owned.rewards[0] == 0.0);
+    env.reset(None, &mut owned.buffers(ObservationKind::Planes))
+        .unwrap();
+    assert!(!env.position(0).unwrap().is_over());
+}

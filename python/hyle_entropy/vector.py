@@ -1,0 +1,161 @@
+"""A numpy front for the native vectorised environment: it owns the arrays Rust writes into."""
+
+from __future__ import annotations
+
+from typing import Any, Dict, List, Optional, Tuple
+
+import numpy as np
+
+from hyle_entropy._native import VecEnv
+
+
+def action_count(size: int = 7) -> int:
+    """The number of actions of Entropy(size): cells + cells * 2(size-1) + 1."""
+    cells = size * size
+    return cells + cells * 2 * (size - 1) + 1
+
+
+def observation_size(size: int = 7, observation: str = "planes") -> int:
+    """Values per observation without a mask: 402 planes or 59 compact bytes on 7x7."""
+    cells = size * size
+    if observation == "planes":
+        return size * cells + cells + size + 3
+    if observation == "compact":
+        return cells + size + 3
+    raise ValueError(f"observation {observation!r}: use 'planes' or 'compact'")
+
+
+class EntropyVecEnv:
+    """``num_envs`` games of Entropy stepped together in Rust with the GIL released.
+
+    Arrays (one row per agent; ``num_agents`` is ``num_envs``, or twice that in self-play):
+    ``observations`` (float32 planes or uint8 compact), ``masks`` (bool, legal actions),
+    ``rewards`` (float32), ``terminals`` and ``truncations`` (bool). They are updated in place by
+    :meth:`reset` and :meth:`step`, which also return them.
+
+    A finished game restarts inside the step that ends it (``autoreset=True``): that step still
+    reports ``terminals[i] = True`` and the final reward, and ``observations[i]`` is the new
+    game's first observation.
+
+    Args:
+        num_envs: games stepped together.
+        seed: seed of every game's chips, roles and opponent (one stream per game).
+        role: the agent's role, ``"order"``, ``"chaos"`` or ``"random"`` (drawn per episode).
+        opponent: a built-in bot: ``"random"``, ``"pass"``, ``"greedy"``, ``"heuristic"``,
+            ``"search:nodes=2000"``...
+        size: 7, or 5 for Entropy(5).
+        observation: ``"planes"`` (the PufferLib plan's 402 floats) or ``"compact"`` (bytes).
+        mode: ``"single"`` (one agent against the opponent) or ``"selfplay"`` (agents ``2i`` and
+            ``2i + 1`` are game i's Chaos and Order; the one not to move has an empty mask).
+        mask_in_observation: append the mask to each observation (for trainers without masks).
+        reward_illegal: the reward of an illegal action, which is refused.
+        reward_shaping: add this times the score change since the agent's last decision over
+            25 (negated for Chaos) at every step.
+        autoreset: restart finished games inside ``step``.
+    """
+
+    def __init__(
+        self,
+        num_envs: int = 1,
+        seed: int = 0,
+        role: str = "random",
+        opponent: str = "random",
+        size: int = 7,
+        observation: str = "planes",
+        mode: str = "single",
+        mask_in_observation: bool = False,
+        reward_illegal: float = -0.1,
+        reward_shaping: float = 0.0,
+        autoreset: bool = True,
+    ) -> None:
+        self.native = VecEnv(
+            num_envs=num_envs,
+            seed=seed,
+            role=role,
+            opponent=opponent,
+            size=size,
+            observation=observation,
+            mode=mode,
+            mask_in_observation=mask_in_observation,
+            reward_illegal=reward_illegal,
+            reward_shaping=reward_shaping,
+            autoreset=autoreset,
+        )
+        self.num_envs = num_envs
+        self.size = size
+        self.num_agents = self.native.num_agents
+        self.observation_size = self.native.observation_size
+        self.action_count = self.native.action_count
+        dtype = np.float32 if self.native.observation_dtype == "float32" else np.uint8
+        self.observations = np.zeros((self.num_agents, self.observation_size), dtype=dtype)
+        self.masks = np.zeros((self.num_agents, self.action_count), dtype=np.bool_)
+        self.rewards = np.zeros(self.num_agents, dtype=np.float32)
+        self.terminals = np.zeros(self.num_agents, dtype=np.bool_)
+        self.truncations = np.zeros(self.num_agents, dtype=np.bool_)
+        self.bind(self.observations, self.masks, self.rewards, self.terminals, self.truncations)
+
+    def bind(
+        self,
+        observations: np.ndarray,
+        masks: np.ndarray,
+        rewards: np.ndarray,
+        terminals: np.ndarray,
+        truncations: np.ndarray,
+    ) -> None:
+        """Makes Rust write into these arrays instead (for trainers that own their buffers)."""
+        self.observations, self.masks, self.rewards = observations, masks, rewards
+        self.terminals, self.truncations = terminals, truncations
+        self.native.bind(observations, masks, rewards, terminals, truncations)
+
+    def reset(self, seed: Optional[int] = None) -> np.ndarray:
+        """Starts every game afresh (re-seeded if a seed is given); returns the observations."""
+        self.native.reset(seed)
+        return self.observations
+
+    def step(self, actions: Any) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Plays one action per agent; returns observations, rewards, terminals, truncations."""
+        actions = np.ascontiguousarray(actions, dtype=np.int64).reshape(self.num_agents)
+        self.native.step(actions)
+        return self.observations, self.rewards, self.terminals, self.truncations
+
+    def stats(self, clear: bool = True) -> Dict[str, float]:
+        """Means over the episodes finished since the last clear (``episodes`` is their count)."""
+        raw = self.native.stats()
+        n = raw["episodes"]
+        out: Dict[str, float] = {"episodes": n, "illegal": raw["illegal"]}
+        if n:
+            out["score"] = raw["score"] / n
+            out["episode_return"] = raw["episode_return"] / n
+            out["episode_length"] = raw["episode_length"] / n
+            out["order_share"] = raw["order_episodes"] / n
+            if raw["order_episodes"]:
+                out["order_score"] = raw["order_score"] / raw["order_episodes"]
+            if n - raw["order_episodes"]:
+                out["chaos_score"] = raw["chaos_score"] / (n - raw["order_episodes"])
+        if clear:
+            self.native.clear_stats()
+        return out
+
+    def legal_actions(self, i: int = 0) -> List[int]:
+        """The legal actions of game i."""
+        return self.native.legal_actions(i)
+
+    def chance_outcomes(self, i: int = 0) -> List[Tuple[int, float]]:
+        """The colours the next draw of game i may bring, with their probabilities."""
+        return self.native.chance_outcomes(i)
+
+    def get_state(self, i: int = 0) -> str:
+        """Game i as a position text, e.g. ``'1....../......./... slide'``."""
+        return self.native.get_state(i)
+
+    def set_state(self, i: int, state: str) -> None:
+        """Sets game i from a position text in which a player is to move."""
+        self.native.set_state(i, state)
+
+    def render(self, i: int = 0, mode: str = "ansi") -> Any:
+        """Game i as ANSI text (``mode="ansi"``) or an RGB array (``mode="rgb_array"``)."""
+        if mode == "ansi":
+            return self.native.render_ansi(i)
+        if mode == "rgb_array":
+            return self.native.render_rgb(i)
+        raise ValueError(f"render mode {mode!r}: use 'ansi' or 'rgb_array'")
