@@ -3,7 +3,11 @@
 //! caller.
 //!
 //! - [`codecup`]: the CodeCup 2023 referee protocol on stdin/stdout.
+//! - [`course`]: the course assignment's Entropy(N) protocol over TCP, both sides.
+//! - [`api`]: the bot specification's JSON API (`orderNextTurn` / `chaosNextTurn`).
 
 #![deny(clippy::print_stdout, clippy::print_stderr)]
 
+pub mod api;
 pub mod codecup;
+pub mod course;

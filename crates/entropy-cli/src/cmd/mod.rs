@@ -3,6 +3,7 @@
 pub mod bench;
 pub mod bots;
 pub mod codecup;
+pub mod course;
 pub mod ladder;
 pub mod matches;
 pub mod perft;

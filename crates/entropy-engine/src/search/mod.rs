@@ -135,6 +135,16 @@ impl<E: Evaluator> Searcher<E> {
     /// limit is reached or the game is solved, and returns the best move of the deepest
     /// completed iteration. Panics unless a player is to move.
     pub fn search(&mut self, position: &Position, limits: Limits) -> SearchResult {
+        self.search_with(position, limits, false)
+    }
+
+    /// [`Searcher::search`] for protocols without a pass: Order's pass is not considered at the
+    /// root (a slide always exists while a cell is empty).
+    pub fn search_without_pass(&mut self, position: &Position, limits: Limits) -> SearchResult {
+        self.search_with(position, limits, true)
+    }
+
+    fn search_with(&mut self, position: &Position, limits: Limits, no_pass: bool) -> SearchResult {
         assert!(
             matches!(position.phase(), Phase::Slide | Phase::Place(_)),
             "search needs a player to move, not {:?}",
@@ -151,6 +161,7 @@ impl<E: Evaluator> Searcher<E> {
             deadline: limits.time.map(|t| started + t),
             stopped: None,
             model: self.model,
+            no_pass_at_root: no_pass,
         };
         let end = moves_to_end(position);
         let max_depth = limits.depth.unwrap_or(u32::MAX).min(end).max(1);
@@ -214,6 +225,7 @@ impl<E: Evaluator> Searcher<E> {
             deadline: None,
             stopped: None,
             model: self.model,
+            no_pass_at_root: false,
         };
         let value = context.search(position, depth, 0, alpha, beta);
         (value, context.nodes)

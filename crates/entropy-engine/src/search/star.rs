@@ -4,7 +4,7 @@
 
 use std::time::Instant;
 
-use entropy_core::{Move, Phase, Position};
+use entropy_core::{Move, MoveList, Phase, Position};
 
 use super::model::{modelled_moves, OpponentModel};
 use super::ordering::{ordered_moves, Killers};
@@ -38,6 +38,8 @@ pub struct Context<'a, E: Evaluator> {
     pub(super) deadline: Option<Instant>,
     pub(super) stopped: Option<Stop>,
     pub(super) model: OpponentModel,
+    /// Leave the pass out at the root (protocols without a pass).
+    pub(super) no_pass_at_root: bool,
 }
 
 impl<E: Evaluator> Context<'_, E> {
@@ -128,8 +130,15 @@ impl<E: Evaluator> Context<'_, E> {
         } else {
             None
         };
-        let moves =
+        let mut moves =
             modelled.unwrap_or_else(|| ordered_moves(position, first, self.killers.at(ply)));
+        if ply == 0 && self.no_pass_at_root && moves.len() > 1 {
+            let mut real = MoveList::new();
+            for &mv in moves.iter().filter(|&&m| m != Move::Pass) {
+                real.push(mv);
+            }
+            moves = real;
+        }
         let mut best_value = if maximising {
             f64::NEG_INFINITY
         } else {
