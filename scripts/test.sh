@@ -17,3 +17,12 @@ rm -rf target/test-wheels
 "$venv/bin/maturin" build --quiet --profile dev --out target/test-wheels
 "$venv/bin/pip" install --quiet target/test-wheels/*.whl
 "$venv/bin/python" -m pytest -q python/tests
+
+# The web page end to end in headless Chromium (tests/e2e). Skipped, with a message, where
+# Node.js or Chromium is missing: .ci/run installs Chromium; locally `apt-get install chromium`.
+if command -v node >/dev/null && command -v npm >/dev/null; then
+  (cd tests/e2e && npm ci --silent --no-audit --no-fund)
+  ENTROPY_BIN=target/debug/entropy node tests/e2e/web.test.mjs
+else
+  echo "SKIP web end-to-end test: no Node.js (the web API itself is tested by cargo test)"
+fi

@@ -9,6 +9,7 @@ pub mod matches;
 pub mod perft;
 pub mod play;
 pub mod score;
+pub mod serve;
 pub mod train;
 
 use anyhow::{bail, Result};

@@ -1,0 +1,320 @@
+//! The handlers. Every error is JSON, `{"error": "..."}`, with a 4xx status naming the problem
+//! (503 when all search slots and the queue are taken).
+
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{FromRequest, Query, Request, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use entropy_core::notation::text::{format_position, parse_position};
+use entropy_core::{Colour, Move, Phase, Position, Role};
+use entropy_engine::bots::random_move;
+use entropy_engine::{make_bot, Budget, BOTS};
+use entropy_protocol::api::{position_of, reply, GameState, MoveReply};
+use rand::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+use crate::AppState;
+
+type Shared = State<Arc<AppState>>;
+
+/// An error answer.
+pub(crate) struct ApiError(StatusCode, String);
+
+impl ApiError {
+    fn bad(message: impl Into<String>) -> ApiError {
+        ApiError(StatusCode::BAD_REQUEST, message.into())
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (self.0, Json(json!({"error": self.1}))).into_response()
+    }
+}
+
+/// JSON bodies whose rejections are JSON errors too (axum's are plain text).
+pub(crate) struct ApiJson<T>(T);
+
+impl<S: Send + Sync, T: serde::de::DeserializeOwned> FromRequest<S> for ApiJson<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(request: Request, state: &S) -> Result<Self, Self::Rejection> {
+        match Json::<T>::from_request(request, state).await {
+            Ok(Json(value)) => Ok(ApiJson(value)),
+            Err(rejection) => {
+                let status = match &rejection {
+                    JsonRejection::MissingJsonContentType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                    other if other.status() == StatusCode::PAYLOAD_TOO_LARGE => {
+                        StatusCode::PAYLOAD_TOO_LARGE
+                    }
+                    _ => StatusCode::BAD_REQUEST,
+                };
+                Err(ApiError(status, rejection.body_text()))
+            }
+        }
+    }
+}
+
+pub(crate) async fn not_found() -> ApiError {
+    ApiError(
+        StatusCode::NOT_FOUND,
+        "no such page; the API is described at /api/openapi.json".to_owned(),
+    )
+}
+
+/// Optional choices for the bot that answers.
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub(crate) struct BotQuery {
+    bot: Option<String>,
+    time_ms: Option<u64>,
+}
+
+/// Runs a bot on a blocking thread within the search limits.
+async fn think(
+    state: &AppState,
+    position: Position,
+    bot: Option<String>,
+    time_ms: Option<u64>,
+) -> Result<(Move, Option<f64>), ApiError> {
+    let name = bot.unwrap_or_else(|| state.config.bot.clone());
+    let mut bot =
+        make_bot(&name, rand_seed(&position)).map_err(|e| ApiError::bad(e.to_string()))?;
+    let cap = state.config.move_time;
+    let time = time_ms
+        .map_or(cap, |ms| Duration::from_millis(ms).min(cap))
+        .max(Duration::from_millis(10));
+    if state.waiting.fetch_add(1, Ordering::SeqCst)
+        >= state.config.queue + state.config.max_searches
+    {
+        state.waiting.fetch_sub(1, Ordering::SeqCst);
+        return Err(ApiError(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "busy: every search slot and the queue are taken; retry shortly".to_owned(),
+        ));
+    }
+    let permit = state.searches.acquire().await;
+    let result = tokio::task::spawn_blocking(move || {
+        let mv = bot.choose(
+            &position,
+            Budget {
+                game_left: time * 3,
+                per_move: Some(time + entropy_engine::search::time::SAFETY),
+            },
+        );
+        (mv, bot.expected_score())
+    })
+    .await;
+    drop(permit);
+    state.waiting.fetch_sub(1, Ordering::SeqCst);
+    result.map_err(|e| {
+        ApiError(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            format!("the bot failed: {e}"),
+        )
+    })
+}
+
+fn rand_seed(position: &Position) -> u64 {
+    position.hash()
+}
+
+async fn next_turn(
+    state: &AppState,
+    game: GameState,
+    role: Role,
+    query: BotQuery,
+) -> Result<Json<MoveReply>, ApiError> {
+    let position = position_of(&game, role).map_err(|e| ApiError::bad(e.to_string()))?;
+    let (mv, _) = think(state, position, query.bot, query.time_ms).await?;
+    Ok(Json(reply(mv)))
+}
+
+pub(crate) async fn order_next_turn(
+    State(state): Shared,
+    Query(query): Query<BotQuery>,
+    ApiJson(game): ApiJson<GameState>,
+) -> Result<Json<MoveReply>, ApiError> {
+    next_turn(&state, game, Role::Order, query).await
+}
+
+pub(crate) async fn chaos_next_turn(
+    State(state): Shared,
+    Query(query): Query<BotQuery>,
+    ApiJson(game): ApiJson<GameState>,
+) -> Result<Json<MoveReply>, ApiError> {
+    next_turn(&state, game, Role::Chaos, query).await
+}
+
+/// A position as the web page shows it.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct View {
+    position: String,
+    size: usize,
+    /// Colour numbers row by row, 0 for empty.
+    cells: Vec<u8>,
+    /// `draw`, `place`, `slide` or `over`.
+    phase: &'static str,
+    /// The drawn colour while Chaos places.
+    drawn: Option<u8>,
+    score: u32,
+    rows: Vec<u32>,
+    columns: Vec<u32>,
+    /// Chips left of each colour, colour 1 first.
+    bag: Vec<u8>,
+    /// Legal moves in the compact notation: `3Bc`, `BcBg`, `pass` (and `3` for draws).
+    legal: Vec<String>,
+    placed: usize,
+}
+
+fn view(position: &Position) -> View {
+    let board = position.board();
+    let size = position.size();
+    let n = size.side();
+    let (rows, columns) = board.line_scores();
+    View {
+        position: format_position(position),
+        size: n,
+        cells: size
+            .board_cells()
+            .map(|c| board.get(c).map_or(0, Colour::number))
+            .collect(),
+        phase: match position.phase() {
+            Phase::Draw => "draw",
+            Phase::Place(_) => "place",
+            Phase::Slide => "slide",
+            Phase::Over => "over",
+        },
+        drawn: match position.phase() {
+            Phase::Place(colour) => Some(colour.number()),
+            _ => None,
+        },
+        score: position.score(),
+        rows: rows[..n].to_vec(),
+        columns: columns[..n].to_vec(),
+        bag: size
+            .game_colours()
+            .map(|c| position.bag().count(c))
+            .collect(),
+        legal: position.legal_moves().iter().map(Move::to_string).collect(),
+        placed: position.placed(),
+    }
+}
+
+fn parse(text: &str) -> Result<Position, ApiError> {
+    parse_position(text).map_err(|e| ApiError::bad(e.to_string()))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct PositionRequest {
+    position: String,
+}
+
+pub(crate) async fn position(
+    ApiJson(request): ApiJson<PositionRequest>,
+) -> Result<Json<View>, ApiError> {
+    Ok(Json(view(&parse(&request.position)?)))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct PlayRequest {
+    position: String,
+    /// Compact notation (`3Bc`, `BcBg`, `pass`, `3`); a placement at a chance node also draws
+    /// its colour, as in game records.
+    #[serde(rename = "move")]
+    mv: String,
+}
+
+pub(crate) async fn play(ApiJson(request): ApiJson<PlayRequest>) -> Result<Json<View>, ApiError> {
+    let mut position = parse(&request.position)?;
+    let mv: Move = request
+        .mv
+        .parse()
+        .map_err(|e: entropy_core::ParseError| ApiError::bad(e.to_string()))?;
+    if let (Phase::Draw, Move::Place { colour, .. }) = (position.phase(), mv) {
+        position
+            .play(Move::Draw(colour))
+            .map_err(|e| ApiError::bad(format!("illegal move {}: {e}", request.mv)))?;
+    }
+    position
+        .play(mv)
+        .map_err(|e| ApiError::bad(format!("illegal move {}: {e}", request.mv)))?;
+    Ok(Json(view(&position)))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct DrawRequest {
+    position: String,
+    seed: Option<u64>,
+}
+
+pub(crate) async fn draw(ApiJson(request): ApiJson<DrawRequest>) -> Result<Json<View>, ApiError> {
+    let mut position = parse(&request.position)?;
+    if position.phase() != Phase::Draw {
+        return Err(ApiError::bad(format!(
+            "no chip is to be drawn now: {}",
+            position.phase()
+        )));
+    }
+    let seed = request.seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64)
+    });
+    let mv = random_move(
+        &position,
+        &mut Xoshiro256PlusPlus::seed_from_u64(seed ^ position.hash()),
+    );
+    position.play_unchecked(mv);
+    Ok(Json(view(&position)))
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub(crate) struct BotRequest {
+    position: String,
+    bot: Option<String>,
+    time_ms: Option<u64>,
+}
+
+pub(crate) async fn bot(
+    State(state): Shared,
+    ApiJson(request): ApiJson<BotRequest>,
+) -> Result<Response, ApiError> {
+    let mut position = parse(&request.position)?;
+    if position.to_move().is_none() {
+        return Err(ApiError::bad(format!(
+            "no player is to move: {}",
+            position.phase()
+        )));
+    }
+    let (mv, expected) = think(&state, position, request.bot, request.time_ms).await?;
+    position.play(mv).map_err(|e| {
+        ApiError(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            format!("the bot played {mv}: {e}"),
+        )
+    })?;
+    Ok(
+        Json(json!({"move": mv.to_string(), "expected": expected, "view": view(&position)}))
+            .into_response(),
+    )
+}
+
+pub(crate) async fn bots() -> Json<serde_json::Value> {
+    Json(json!(BOTS
+        .iter()
+        .map(|b| json!({"name": b.name, "description": b.description}))
+        .collect::<Vec<_>>()))
+}

@@ -1,0 +1,71 @@
+//! The OpenAPI 3 document served at `/api/openapi.json`.
+
+use serde_json::{json, Value};
+
+fn error_responses() -> Value {
+    json!({
+        "400": {"description": "Malformed JSON, wrong types, or a position or move that is not valid", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
+        "413": {"description": "Body too large", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
+        "415": {"description": "Not application/json", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
+        "503": {"description": "All search slots and the queue are taken", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
+    })
+}
+
+fn post(summary: &str, request: &str, response: &str, query: bool) -> Value {
+    let mut responses = error_responses();
+    responses["200"] = json!({"description": "OK", "content": {"application/json": {"schema": {"$ref": format!("#/components/schemas/{response}")}}}});
+    let mut operation = json!({
+        "summary": summary,
+        "requestBody": {"required": true, "content": {"application/json": {"schema": {"$ref": format!("#/components/schemas/{request}")}}}},
+        "responses": responses,
+    });
+    if query {
+        operation["parameters"] = json!([
+            {"name": "bot", "in": "query", "required": false, "schema": {"type": "string"}, "description": "A built-in bot (GET /api/bots); the server's default otherwise"},
+            {"name": "timeMs", "in": "query", "required": false, "schema": {"type": "integer", "minimum": 0}, "description": "Thinking time, capped by the server's move time"}
+        ]);
+    }
+    json!({"post": operation})
+}
+
+/// The document.
+pub fn document() -> Value {
+    json!({
+        "openapi": "3.0.3",
+        "info": {"title": "entropy", "version": env!("CARGO_PKG_VERSION"), "description": "The bot specification's API for Entropy (Hyle 7), and a stateless game API: a game is its position text (board text and phase, e.g. `1....../......./......./......./......./......./....... slide`)."},
+        "paths": {
+            "/api/order-next-turn": post("Order's move for a game state (orderNextTurn)", "GameState", "MoveReply", true),
+            "/api/chaos-next-turn": post("Chaos's placement for a game state (chaosNextTurn)", "GameState", "MoveReply", true),
+            "/api/position": post("Describe a position: cells, phase, scores, bag, legal moves", "PositionRequest", "View", false),
+            "/api/play": post("Play a move (compact notation) and describe the result", "PlayRequest", "View", false),
+            "/api/draw": post("Draw a random chip from the bag", "DrawRequest", "View", false),
+            "/api/bot": post("Let a bot move", "BotRequest", "BotReply", false),
+            "/api/bots": {"get": {"summary": "The built-in bots", "responses": {"200": {"description": "OK", "content": {"application/json": {"schema": {"type": "array", "items": {"type": "object", "properties": {"name": {"type": "string"}, "description": {"type": "string"}}}}}}}}}},
+            "/api/health": {"get": {"summary": "Liveness", "responses": {"200": {"description": "OK"}}}}
+        },
+        "components": {"schemas": {
+            "Colour": {"type": "string", "enum": ["R", "G", "Y", "B", "W", "K", "P", ""]},
+            "GameState": {"type": "object", "additionalProperties": false, "required": ["state", "nextToken", "turn"], "properties": {
+                "state": {"type": "array", "minItems": 49, "maxItems": 49, "items": {"$ref": "#/components/schemas/Colour"}, "description": "49 cells row-major (a1..g7); \"\" is empty"},
+                "nextToken": {"$ref": "#/components/schemas/Colour"},
+                "turn": {"type": "string", "enum": ["order", "chaos"]}
+            }},
+            "MoveReply": {"type": "object", "required": ["move"], "properties": {"move": {"type": "string", "description": "Order: \"a1-b1\" or \"pass\"; Chaos: \"a1\""}}},
+            "Error": {"type": "object", "required": ["error"], "properties": {"error": {"type": "string"}}},
+            "PositionRequest": {"type": "object", "additionalProperties": false, "required": ["position"], "properties": {"position": {"type": "string"}}},
+            "PlayRequest": {"type": "object", "additionalProperties": false, "required": ["position", "move"], "properties": {"position": {"type": "string"}, "move": {"type": "string", "description": "3Bc, BcBg, pass or 3"}}},
+            "DrawRequest": {"type": "object", "additionalProperties": false, "required": ["position"], "properties": {"position": {"type": "string"}, "seed": {"type": "integer", "minimum": 0}}},
+            "BotRequest": {"type": "object", "additionalProperties": false, "required": ["position"], "properties": {"position": {"type": "string"}, "bot": {"type": "string"}, "timeMs": {"type": "integer", "minimum": 0}}},
+            "BotReply": {"type": "object", "required": ["move", "view"], "properties": {"move": {"type": "string"}, "expected": {"type": "number", "nullable": true, "description": "The bot's estimate of Order's final score"}, "view": {"$ref": "#/components/schemas/View"}}},
+            "View": {"type": "object", "properties": {
+                "position": {"type": "string"}, "size": {"type": "integer"},
+                "cells": {"type": "array", "items": {"type": "integer", "minimum": 0, "maximum": 7}},
+                "phase": {"type": "string", "enum": ["draw", "place", "slide", "over"]},
+                "drawn": {"type": "integer", "nullable": true}, "score": {"type": "integer"},
+                "rows": {"type": "array", "items": {"type": "integer"}}, "columns": {"type": "array", "items": {"type": "integer"}},
+                "bag": {"type": "array", "items": {"type": "integer"}}, "legal": {"type": "array", "items": {"type": "string"}},
+                "placed": {"type": "integer"}
+            }}
+        }}
+    })
+}

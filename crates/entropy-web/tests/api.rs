@@ -1,0 +1,244 @@
+//! The HTTP API without a socket: the bot spec's endpoints, the game API, and bad inputs.
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use entropy_web::{router, ServeConfig};
+use http_body_util::BodyExt;
+use serde_json::{json, Value};
+use tower::ServiceExt;
+
+fn config() -> ServeConfig {
+    ServeConfig {
+        bot: "greedy".to_owned(),
+        ..ServeConfig::default()
+    }
+}
+
+async fn call(
+    method: &str,
+    path: &str,
+    body: Option<&str>,
+    content_type: Option<&str>,
+) -> (StatusCode, Value) {
+    let mut request = Request::builder().method(method).uri(path);
+    if let Some(kind) = content_type {
+        request = request.header("content-type", kind);
+    }
+    let request = request
+        .body(Body::from(body.unwrap_or("").to_owned()))
+        .unwrap();
+    let response = router(config()).oneshot(request).await.unwrap();
+    let status = response.status();
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    let value = serde_json::from_slice(&bytes)
+        .unwrap_or(Value::String(String::from_utf8_lossy(&bytes).into_owned()));
+    (status, value)
+}
+
+async fn post(path: &str, body: Value) -> (StatusCode, Value) {
+    call(
+        "POST",
+        path,
+        Some(&body.to_string()),
+        Some("application/json"),
+    )
+    .await
+}
+
+fn state(cells: &[(usize, &str)], token: &str, turn: &str) -> Value {
+    let mut state = vec![""; 49];
+    for &(i, c) in cells {
+        state[i] = c;
+    }
+    json!({"state": state, "nextToken": token, "turn": turn})
+}
+
+#[tokio::test]
+async fn the_bot_spec_endpoints_answer_legal_moves() {
+    let (status, body) = post("/api/chaos-next-turn", state(&[(17, "R")], "R", "chaos")).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let cell = body["move"].as_str().unwrap();
+    assert!(cell.len() == 2 && cell != "c4", "{body}");
+    let (status, body) = post(
+        "/api/order-next-turn",
+        state(&[(17, "R"), (19, "R")], "G", "order"),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    // Greedy Order joins the two reds on row c: c4-c5 or c6-c5 makes RR.
+    assert!(
+        ["c4-c5", "c6-c5"].contains(&body["move"].as_str().unwrap()),
+        "{body}"
+    );
+}
+
+#[tokio::test]
+async fn bad_inputs_get_4xx_with_a_reason() {
+    let sevens = state(
+        &[
+            (0, "R"),
+            (1, "R"),
+            (2, "R"),
+            (3, "R"),
+            (4, "R"),
+            (5, "R"),
+            (6, "R"),
+        ],
+        "R",
+        "chaos",
+    );
+    let slide = "1....../......./......./......./......./......./....... slide";
+    let cases = [
+        (
+            call(
+                "POST",
+                "/api/order-next-turn",
+                Some("{\"state\":"),
+                Some("application/json"),
+            )
+            .await,
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            call("POST", "/api/order-next-turn", Some("{}"), None).await,
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+        ),
+        (
+            post(
+                "/api/order-next-turn",
+                json!({"state": 5, "nextToken": "R", "turn": "order"}),
+            )
+            .await,
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            post(
+                "/api/order-next-turn",
+                json!({"state": [], "nextToken": "R", "turn": "order"}),
+            )
+            .await,
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            post("/api/order-next-turn", state(&[], "R", "order")).await,
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            post("/api/chaos-next-turn", state(&[(0, "X")], "R", "chaos")).await,
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            post("/api/chaos-next-turn", state(&[], "R", "order")).await,
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            post("/api/chaos-next-turn", sevens).await,
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            post(
+                "/api/chaos-next-turn",
+                json!({"state": vec![""; 49], "nextToken": "R", "turn": "chaos", "extra": 1}),
+            )
+            .await,
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            call(
+                "POST",
+                "/api/play",
+                Some(&"a".repeat(100_000)),
+                Some("application/json"),
+            )
+            .await,
+            StatusCode::PAYLOAD_TOO_LARGE,
+        ),
+        (
+            post("/api/play", json!({"position": "garbage", "move": "pass"})).await,
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            post("/api/play", json!({"position": slide, "move": "AaBb"})).await,
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            post("/api/bot", json!({"position": slide, "bot": "nobody"})).await,
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            call("GET", "/nowhere", None, None).await,
+            StatusCode::NOT_FOUND,
+        ),
+    ];
+    for (i, ((status, body), expected)) in cases.into_iter().enumerate() {
+        assert_eq!(status, expected, "case {i}: {body}");
+        assert!(
+            body["error"].as_str().is_some_and(|e| !e.is_empty()),
+            "case {i}: {body}"
+        );
+    }
+    let (_, body) = post("/api/play", json!({"position": slide, "move": "AaBb"})).await;
+    assert_eq!(
+        body["error"],
+        "illegal move AaBb: Aa to Bb is not along a row or a column"
+    );
+}
+
+#[tokio::test]
+async fn a_whole_game_through_the_game_api() {
+    let (_, mut view) = post(
+        "/api/position",
+        json!({"position": format!("{} draw", ".".repeat(49))}),
+    )
+    .await;
+    let mut seed = 0;
+    while view["phase"] != "over" {
+        let position = view["position"].clone();
+        let (status, next) = match view["phase"].as_str().unwrap() {
+            "draw" => {
+                seed += 1;
+                post("/api/draw", json!({"position": position, "seed": seed})).await
+            }
+            _ => {
+                let (status, reply) =
+                    post("/api/bot", json!({"position": position, "bot": "greedy"})).await;
+                (status, reply["view"].clone())
+            }
+        };
+        assert_eq!(status, StatusCode::OK, "{next}");
+        view = next;
+    }
+    assert_eq!(view["placed"], 49);
+    assert!(view["legal"].as_array().unwrap().is_empty());
+    let rows: u64 = view["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_u64().unwrap())
+        .sum();
+    let columns: u64 = view["columns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_u64().unwrap())
+        .sum();
+    assert_eq!(rows + columns, view["score"].as_u64().unwrap());
+}
+
+#[tokio::test]
+async fn the_page_and_the_openapi_document_are_served() {
+    let (status, page) = call("GET", "/", None, None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(page.as_str().unwrap().contains("<title>Entropy</title>"));
+    let (status, doc) = call("GET", "/api/openapi.json", None, None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(doc["openapi"], "3.0.3");
+    for path in [
+        "/api/order-next-turn",
+        "/api/chaos-next-turn",
+        "/api/play",
+        "/api/bot",
+    ] {
+        assert!(doc["paths"][path]["post"].is_object(), "{path}");
+    }
+}
