@@ -1,7 +1,7 @@
 //! The handlers. Every error is JSON, `{"error": "..."}`, with a 4xx status naming the problem
 //! (503 when all search slots and the queue are taken).
 
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -85,23 +85,26 @@ async fn think(
     time_ms: Option<u64>,
 ) -> Result<(Move, Option<f64>), ApiError> {
     let name = bot.unwrap_or_else(|| state.config.bot.clone());
-    let mut bot =
-        make_bot(&name, rand_seed(&position)).map_err(|e| ApiError::bad(e.to_string()))?;
     let cap = state.config.move_time;
     let time = time_ms
         .map_or(cap, |ms| Duration::from_millis(ms).min(cap))
         .max(Duration::from_millis(10));
-    if state.waiting.fetch_add(1, Ordering::SeqCst)
-        >= state.config.queue + state.config.max_searches
-    {
-        state.waiting.fetch_sub(1, Ordering::SeqCst);
+    // The guard gives the place back however the request ends, a client that hangs up
+    // while queued included (its future is dropped at the `await`).
+    let Some(_place) = Place::take(
+        &state.waiting,
+        state.config.queue + state.config.max_searches,
+    ) else {
         return Err(ApiError(
             StatusCode::SERVICE_UNAVAILABLE,
             "busy: every search slot and the queue are taken; retry shortly".to_owned(),
         ));
-    }
+    };
     let permit = state.searches.acquire().await;
+    // The bot (a searcher's transposition table is megabytes) is made only once a search
+    // slot is ours, so memory is bounded by the slots, not by the requests waiting.
     let result = tokio::task::spawn_blocking(move || {
+        let mut bot = make_bot(&name, rand_seed(&position))?;
         let mv = bot.choose(
             &position,
             Budget {
@@ -109,17 +112,39 @@ async fn think(
                 per_move: Some(time + entropy_engine::search::time::SAFETY),
             },
         );
-        (mv, bot.expected_score())
+        Ok::<_, entropy_engine::UnknownBot>((mv, bot.expected_score()))
     })
     .await;
     drop(permit);
-    state.waiting.fetch_sub(1, Ordering::SeqCst);
-    result.map_err(|e| {
-        ApiError(
+    match result {
+        Ok(Ok(answer)) => Ok(answer),
+        Ok(Err(error)) => Err(ApiError::bad(error.to_string())),
+        Err(error) => Err(ApiError(
             StatusCode::INTERNAL_SERVER_ERROR,
-            format!("the bot failed: {e}"),
-        )
-    })
+            format!("the bot failed: {error}"),
+        )),
+    }
+}
+
+/// A place among the requests searching or queued, given back when dropped.
+struct Place<'a>(&'a AtomicUsize);
+
+impl<'a> Place<'a> {
+    /// Takes a place if fewer than `limit` are taken.
+    fn take(taken: &'a AtomicUsize, limit: usize) -> Option<Place<'a>> {
+        taken
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| {
+                (n < limit).then_some(n + 1)
+            })
+            .ok()
+            .map(|_| Place(taken))
+    }
+}
+
+impl Drop for Place<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
 }
 
 fn rand_seed(position: &Position) -> u64 {

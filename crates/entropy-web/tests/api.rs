@@ -242,3 +242,40 @@ async fn the_page_and_the_openapi_document_are_served() {
         assert!(doc["paths"][path]["post"].is_object(), "{path}");
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn searches_beyond_the_slots_and_queue_get_503_and_the_server_recovers() {
+    let app = router(ServeConfig {
+        bot: "search".to_owned(),
+        move_time: std::time::Duration::from_millis(300),
+        max_searches: 1,
+        queue: 1,
+        ..ServeConfig::default()
+    });
+    let request = || {
+        let body = state(&[(17, "R")], "G", "chaos").to_string();
+        Request::builder()
+            .method("POST")
+            .uri("/api/chaos-next-turn")
+            .header("content-type", "application/json")
+            .body(Body::from(body))
+            .unwrap()
+    };
+    let calls: Vec<_> = (0..6)
+        .map(|_| tokio::spawn(app.clone().oneshot(request())))
+        .collect();
+    let mut statuses = Vec::new();
+    for call in calls {
+        statuses.push(call.await.unwrap().unwrap().status());
+    }
+    let ok = statuses.iter().filter(|&&s| s == StatusCode::OK).count();
+    let busy = statuses
+        .iter()
+        .filter(|&&s| s == StatusCode::SERVICE_UNAVAILABLE)
+        .count();
+    assert_eq!(ok + busy, 6, "{statuses:?}");
+    assert!((1..=2).contains(&ok) && busy >= 4, "{statuses:?}");
+    // Every place was given back: the next request is served.
+    let response = app.oneshot(request()).await.unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+}

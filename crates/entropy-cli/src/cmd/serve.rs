@@ -49,7 +49,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
     if let Some(max) = args.max_searches {
         config.max_searches = max.max(1);
     }
+    // Searches are the only blocking tasks and at most `max_searches` run at once: as many
+    // threads suffice, and fewer threads keep fewer freed transposition tables cached by the
+    // allocator's per-thread arenas.
     let runtime = tokio::runtime::Builder::new_multi_thread()
+        .max_blocking_threads(config.max_searches)
         .enable_all()
         .build()
         .context("cannot start the runtime")?;
