@@ -62,13 +62,13 @@ impl<T> TieBreak<T> {
 
 impl GreedyBot {
     fn order_move(&mut self, position: &Position) -> Move {
-        let now = position.score();
         let mut choice = TieBreak::<(Cell, Cell)>::new();
         let rng = &mut self.rng;
-        position.for_each_slide(|from, to| {
-            let after = position.score_after_slide(from, to);
-            if after > now {
-                choice.offer(after as i64, (from, to), rng);
+        // Only slides onto a cell next to a chip can gain; they come in the order of
+        // `for_each_slide`, so ties break as they would over every slide.
+        crate::eval::for_each_touching_slide(position, |from, to, gain| {
+            if gain > 0 {
+                choice.offer(gain as i64, (from, to), rng);
             }
         });
         match choice.best {
@@ -82,14 +82,7 @@ impl GreedyBot {
             unreachable!("chaos_move is called in the place phase")
         };
         let mut choice = TieBreak::<Cell>::new();
-        for cell in position.board().vacant_cells() {
-            let mut after = *position;
-            after.play_unchecked(Move::Place { colour, cell });
-            let reply = if after.is_over() {
-                after.score()
-            } else {
-                best_order_reply(&after)
-            };
+        for (cell, reply) in crate::eval::replies_to_placements(position, colour) {
             choice.offer(-(reply as i64), cell, &mut self.rng);
         }
         let (_, cell) = choice.best.expect("an empty cell while placing");
@@ -115,6 +108,44 @@ impl Bot for GreedyBot {
 mod tests {
     use super::*;
     use entropy_core::notation::text::parse_position;
+    use entropy_core::Colour;
+
+    /// The plain greedy Chaos: Order's exact best reply for every empty cell.
+    fn plain_replies(position: &Position, colour: Colour) -> Vec<(Cell, u32)> {
+        position
+            .board()
+            .vacant_cells()
+            .map(|cell| {
+                let mut after = *position;
+                after.play_unchecked(Move::Place { colour, cell });
+                let reply = if after.is_over() {
+                    after.score()
+                } else {
+                    after.score() + crate::eval::threats_slow(&after).0
+                };
+                (cell, reply)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn replies_to_placements_equal_plain_ones() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
+        for size in [entropy_core::Size::SEVEN, entropy_core::Size::FIVE] {
+            for _ in 0..40 {
+                let mut pos = Position::new(size);
+                while !pos.is_over() {
+                    if let Phase::Place(colour) = pos.phase() {
+                        let fast: Vec<_> =
+                            crate::eval::replies_to_placements(&pos, colour).collect();
+                        assert_eq!(fast, plain_replies(&pos, colour), "{pos:?}");
+                    }
+                    let mv = random_move(&pos, &mut rng);
+                    pos.play_unchecked(mv);
+                }
+            }
+        }
+    }
 
     #[test]
     fn order_takes_the_largest_gain() {

@@ -5,7 +5,10 @@ mod features;
 pub mod lines;
 mod weights;
 
-pub use features::{features, threats, threats_slow, FeatureVector, FEATURES, FEATURE_NAMES};
+pub use features::{
+    features, for_each_touching_slide, replies_to_placements, threats, threats_slow, FeatureVector,
+    FEATURES, FEATURE_NAMES,
+};
 pub use weights::{Bucket, Weights, WeightsError, BUCKETS, TURN_GROUP};
 
 use entropy_core::Position;

@@ -5,8 +5,6 @@
 
 use entropy_core::{Move, MoveList, Phase, Position};
 
-use crate::bots::best_order_reply;
-
 /// Which players the search assumes greedy (below the root).
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct OpponentModel {
@@ -18,16 +16,15 @@ pub struct OpponentModel {
 
 /// The moves greedy Order may play here (it breaks ties at random).
 pub fn greedy_order_moves(position: &Position) -> MoveList {
-    let now = position.score();
-    let mut best = now;
-    position.for_each_slide(|from, to| best = best.max(position.score_after_slide(from, to)));
+    let best = crate::eval::threats(position).0;
     let mut moves = MoveList::new();
-    if best == now {
+    if best == 0 {
         moves.push(Move::Pass);
         return moves;
     }
-    position.for_each_slide(|from, to| {
-        if position.score_after_slide(from, to) == best {
+    // Only slides onto a cell next to a chip can gain.
+    crate::eval::for_each_touching_slide(position, |from, to, gain| {
+        if gain == best as i32 {
             moves.push(Move::Slide { from, to });
         }
     });
@@ -42,17 +39,9 @@ pub fn greedy_chaos_moves(position: &Position) -> MoveList {
     let mut replies = [(u32::MAX, Move::Pass); 49];
     let mut count = 0;
     let mut best = u32::MAX;
-    for cell in position.board().vacant_cells() {
-        let mv = Move::Place { colour, cell };
-        let mut after = *position;
-        after.play_unchecked(mv);
-        let reply = if after.is_over() {
-            after.score()
-        } else {
-            best_order_reply(&after)
-        };
+    for (cell, reply) in crate::eval::replies_to_placements(position, colour) {
         best = best.min(reply);
-        replies[count] = (reply, mv);
+        replies[count] = (reply, Move::Place { colour, cell });
         count += 1;
     }
     let mut moves = MoveList::new();
