@@ -1,7 +1,8 @@
 """Steps per second of the environment on one core.
 
 Each configuration runs for a few seconds with legal random actions drawn from the masks by
-numpy; ``env`` times only ``step`` (the Rust side: opponent, chance, observations, masks),
+numpy; the mask is either its own boolean array (the default) or appended to the observation
+(PufferLib's layout). ``env`` times only ``step`` (the Rust side: opponent, chance, observations, masks),
 ``total`` includes drawing the actions in Python.
 
     python python/benchmarks/bench_env.py [--seconds 3]
@@ -15,8 +16,10 @@ import numpy as np
 from hyle_entropy import EntropyVecEnv
 
 
-def bench(num_envs: int, opponent: str, observation: str, seconds: float) -> tuple:
-    env = EntropyVecEnv(num_envs=num_envs, opponent=opponent, observation=observation, mask_in_observation=True, seed=1)
+def bench(num_envs: int, opponent: str, observation: str, seconds: float, mask_in_observation: bool) -> tuple:
+    env = EntropyVecEnv(
+        num_envs=num_envs, opponent=opponent, observation=observation, mask_in_observation=mask_in_observation, seed=1
+    )
     env.reset()
     rng = np.random.default_rng(0)
     stepped = 0.0
@@ -36,12 +39,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=3.0)
     args = parser.parse_args()
-    print(f"{'envs':>5} {'opponent':>8} {'observation':>11} {'env steps/s':>12} {'total steps/s':>14}")
+    print(f"{'envs':>5} {'opponent':>8} {'observation':>11} {'mask':>13} {'env steps/s':>12} {'total steps/s':>14}")
     for opponent in ["random", "greedy"]:
         for observation in ["planes", "compact"]:
-            for num_envs in [1, 1024]:
-                env_rate, total_rate = bench(num_envs, opponent, observation, args.seconds)
-                print(f"{num_envs:>5} {opponent:>8} {observation:>11} {env_rate:>12,.0f} {total_rate:>14,.0f}")
+            for mask_in_observation in [False, True]:
+                for num_envs in [1, 1024]:
+                    env_rate, total_rate = bench(num_envs, opponent, observation, args.seconds, mask_in_observation)
+                    mask = "appended" if mask_in_observation else "own array"
+                    print(
+                        f"{num_envs:>5} {opponent:>8} {observation:>11} {mask:>13} {env_rate:>12,.0f} {total_rate:>14,.0f}"
+                    )
 
 
 if __name__ == "__main__":

@@ -48,7 +48,11 @@ fn main() {
     let mut timed = Duration::ZERO;
     let mut steps = 0u64;
     let mut chosen = vec![0i64; n];
-    while timed < Duration::from_secs(3) {
+    // A fixed number of steps instead of 3 seconds (for instruction counts): ENTROPY_STEPS.
+    let fixed: Option<u64> = std::env::var("ENTROPY_STEPS")
+        .ok()
+        .and_then(|s| s.parse().ok());
+    while fixed.map_or(timed < Duration::from_secs(3), |f| steps < f) {
         for (i, action) in chosen.iter_mut().enumerate() {
             let legal = env.legal_actions(i).unwrap();
             *action = legal[rng.random_range(0..legal.len())] as i64;

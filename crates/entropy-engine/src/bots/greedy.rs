@@ -82,7 +82,7 @@ impl GreedyBot {
             unreachable!("chaos_move is called in the place phase")
         };
         let mut choice = TieBreak::<Cell>::new();
-        for (cell, reply) in crate::eval::replies_to_placements(position, colour) {
+        for (cell, reply) in crate::eval::lowest_replies_to_placements(position, colour) {
             choice.offer(-(reply as i64), cell, &mut self.rng);
         }
         let (_, cell) = choice.best.expect("an empty cell while placing");
@@ -138,7 +138,21 @@ mod tests {
                     if let Phase::Place(colour) = pos.phase() {
                         let fast: Vec<_> =
                             crate::eval::replies_to_placements(&pos, colour).collect();
-                        assert_eq!(fast, plain_replies(&pos, colour), "{pos:?}");
+                        let plain = plain_replies(&pos, colour);
+                        assert_eq!(fast, plain, "{pos:?}");
+                        // The pruned replies: exact where at most the minimum before them,
+                        // a bound above it elsewhere.
+                        let mut lowest = u32::MAX;
+                        let pruned = crate::eval::lowest_replies_to_placements(&pos, colour);
+                        for (&(cell, exact), (same, value)) in plain.iter().zip(pruned) {
+                            assert_eq!(cell, same);
+                            if exact <= lowest {
+                                assert_eq!(value, exact, "{pos:?} {cell:?}");
+                            } else {
+                                assert!(value > lowest && value <= exact, "{pos:?} {cell:?}");
+                            }
+                            lowest = lowest.min(exact);
+                        }
                     }
                     let mv = random_move(&pos, &mut rng);
                     pos.play_unchecked(mv);

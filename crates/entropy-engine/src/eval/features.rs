@@ -176,10 +176,53 @@ pub fn replies_to_placements(
             return (cell, now);
         }
         let gain = match far.best_unaffected(cell) {
-            Some(far) => far.max(changed_slides_best(&after, cell)),
+            Some(far) => far.max(changed_slides_best(&after, cell, i32::MAX)),
             None => threats(&after).0 as i32,
         };
         (cell, now + gain.max(0) as u32)
+    })
+}
+
+/// [`replies_to_placements`] for a player who wants only the lowest replies (greedy Chaos): a
+/// cell whose reply is certainly above the lowest one before it (in row-major order) gets a
+/// lower bound above that instead, found with less work. A cell whose reply is at most the
+/// lowest before it gets its exact value, so the minimum and every cell with it are exact, and
+/// a running minimum over the values is the same as over the exact replies.
+pub fn lowest_replies_to_placements(
+    position: &Position,
+    colour: Colour,
+) -> impl Iterator<Item = (Cell, u32)> + '_ {
+    let far = FarSlides::of(position);
+    let mut lowest = u32::MAX;
+    let board = position.board();
+    let last = board.vacant_count() == 1;
+    position.board().vacant_cells().map(move |cell| {
+        // The score with the chip placed, from the two lines it joins, before paying for a
+        // copy of the position.
+        let (r, c) = (cell.row(), cell.column());
+        let chip = u32::from(colour.number());
+        let now = position.score()
+            + line_score(board.row_key(r) | chip << (BITS_PER_CELL * c as u32))
+            + line_score(board.column_key(c) | chip << (BITS_PER_CELL * r as u32))
+            - position.row_score(r)
+            - position.column_score(c);
+        let reply = if last || now > lowest {
+            now
+        } else {
+            let mut after = *position;
+            after.play_unchecked(entropy_core::Move::Place { colour, cell });
+            debug_assert_eq!(after.score(), now);
+            match far.best_unaffected(cell) {
+                Some(far) if now + far as u32 > lowest => now + far as u32,
+                Some(far) => {
+                    let limit = (lowest - now).min(i32::MAX as u32) as i32;
+                    now + far.max(changed_slides_best(&after, cell, limit)).max(0) as u32
+                }
+                None => now + threats(&after).0,
+            }
+        };
+        lowest = lowest.min(reply);
+        (cell, reply)
     })
 }
 
@@ -250,19 +293,23 @@ impl FarSlides {
 }
 
 /// The best gain (or the least loss) among the slides a chip just placed on `cell` changed:
-/// along its row and column, and along other lines from or to a cell of them.
-fn changed_slides_best(after: &Position, cell: Cell) -> i32 {
+/// along its row and column, and along other lines from or to a cell of them; or, as soon as
+/// one gains more than `limit`, that gain.
+fn changed_slides_best(after: &Position, cell: Cell, limit: i32) -> i32 {
     let touching = touching(after);
     let board = after.board();
     let n = board.size().side();
     let mut best = i32::MIN;
     let mut offer = |gain: i32, _: usize, _: usize| {
         best = best.max(gain);
-        true
+        best <= limit
     };
     let (r, c) = (cell.row(), cell.column());
-    scan_line(after, touching, true, r, &mut offer);
-    scan_line(after, touching, false, c, &mut offer);
+    if !scan_line(after, touching, true, r, &mut offer)
+        || !scan_line(after, touching, false, c, &mut offer)
+    {
+        return best;
+    }
     for along_rows in [true, false] {
         let (skip, k) = if along_rows { (r, c) } else { (c, r) };
         for i in (0..n).filter(|&i| i != skip) {
@@ -295,6 +342,7 @@ fn changed_slides_best(after: &Position, cell: Cell) -> i32 {
 }
 
 /// The score a slide along row (column) `i` from position `p` to `q` gains.
+#[inline(always)]
 fn slide_gain(position: &Position, along_rows: bool, i: usize, p: usize, q: usize) -> i32 {
     let board = position.board();
     let (key, line_now) = if along_rows {

@@ -6,8 +6,8 @@ pub mod lines;
 mod weights;
 
 pub use features::{
-    features, for_each_touching_slide, replies_to_placements, threats, threats_slow, FeatureVector,
-    FEATURES, FEATURE_NAMES,
+    features, for_each_touching_slide, lowest_replies_to_placements, replies_to_placements,
+    threats, threats_slow, FeatureVector, FEATURES, FEATURE_NAMES,
 };
 pub use weights::{Bucket, Weights, WeightsError, BUCKETS, TURN_GROUP};
 

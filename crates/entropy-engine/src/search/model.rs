@@ -39,7 +39,7 @@ pub fn greedy_chaos_moves(position: &Position) -> MoveList {
     let mut replies = [(u32::MAX, Move::Pass); 49];
     let mut count = 0;
     let mut best = u32::MAX;
-    for (cell, reply) in crate::eval::replies_to_placements(position, colour) {
+    for (cell, reply) in crate::eval::lowest_replies_to_placements(position, colour) {
         best = best.min(reply);
         replies[count] = (reply, Move::Place { colour, cell });
         count += 1;
