@@ -23,6 +23,15 @@ rm -rf target/test-wheels
 "$venv/bin/python" scripts/fetch_pufferlib.py target/pufferlib-src
 PYTHONPATH="$PWD/target/pufferlib-src" "$venv/bin/python" -m pytest -q -rs python/tests
 
+# Again with the oldest versions we support, which are PufferLib 3.0.0's pins: numpy<2,
+# gymnasium 0.29 and pettingzoo 1.24.
+old=target/test-venv-pins
+rm -rf "$old"
+python3 -m venv "$old"
+"$old/bin/pip" install --quiet "numpy<2" "gymnasium==0.29.1" "pettingzoo==1.24.3" pytest gym psutil
+"$old/bin/pip" install --quiet target/test-wheels/*.whl
+PYTHONPATH="$PWD/target/pufferlib-src" "$old/bin/python" -m pytest -q -rs python/tests
+
 # The web page end to end in headless Chromium (tests/e2e). Skipped, with a message, where
 # Node.js or Chromium is missing: .ci/run installs Chromium; locally `apt-get install chromium`.
 if command -v node >/dev/null && command -v npm >/dev/null; then
