@@ -257,6 +257,7 @@ def main() -> None:
     parser.add_argument("--lr", type=float, default=3e-3, help="Adam learning rate")
     parser.add_argument("--epochs", type=int, default=8, help="PPO epochs per rollout")
     parser.add_argument("--n-steps", type=int, default=16, help="steps per game per rollout")
+    parser.add_argument("--verbose", action="store_true", help="print Stable-Baselines3's training table")
     parser.add_argument("--curve", default=None, help="write the learning curve to this CSV file")
     args = parser.parse_args()
     torch.set_num_threads(2)
@@ -274,7 +275,7 @@ def main() -> None:
         ent_coef=0.0,
         policy_kwargs={"features_extractor_class": EntropyCNN, "net_arch": {"pi": [], "vf": [128]}},
         seed=args.seed,
-        verbose=int(__import__("os").environ.get("PPO_VERBOSE", "0")),
+        verbose=int(args.verbose),
     )
     deadline = time.time() + args.minutes * 60
     model.learn(total_timesteps=10**9, callback=Curve(args.eval_every, args.eval_games, deadline, args.curve))
