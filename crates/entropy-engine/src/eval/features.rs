@@ -167,20 +167,7 @@ pub fn replies_to_placements(
     position: &Position,
     colour: Colour,
 ) -> impl Iterator<Item = (Cell, u32)> + '_ {
-    let far = FarSlides::of(position);
-    position.board().vacant_cells().map(move |cell| {
-        let mut after = *position;
-        after.play_unchecked(entropy_core::Move::Place { colour, cell });
-        let now = after.score();
-        if after.is_over() {
-            return (cell, now);
-        }
-        let gain = match far.best_unaffected(cell) {
-            Some(far) => far.max(changed_slides_best(&after, cell, i32::MAX)),
-            None => threats(&after).0 as i32,
-        };
-        (cell, now + gain.max(0) as u32)
-    })
+    placement_replies(position, colour, false)
 }
 
 /// [`replies_to_placements`] for a player who wants only the lowest replies (greedy Chaos): a
@@ -192,18 +179,28 @@ pub fn lowest_replies_to_placements(
     position: &Position,
     colour: Colour,
 ) -> impl Iterator<Item = (Cell, u32)> + '_ {
+    placement_replies(position, colour, true)
+}
+
+/// The two above: exact replies, or with `cut` cells above the running minimum cut short.
+fn placement_replies(
+    position: &Position,
+    colour: Colour,
+    cut: bool,
+) -> impl Iterator<Item = (Cell, u32)> + '_ {
     let far = FarSlides::of(position);
+    // Without cutting, no reply is ever above this.
     let mut lowest = u32::MAX;
     let board = position.board();
     let last = board.vacant_count() == 1;
-    position.board().vacant_cells().map(move |cell| {
+    board.vacant_cells().map(move |cell| {
         // The score with the chip placed, from the two lines it joins, before paying for a
         // copy of the position.
         let (r, c) = (cell.row(), cell.column());
         let chip = u32::from(colour.number());
         let now = position.score()
-            + line_score(board.row_key(r) | chip << (BITS_PER_CELL * c as u32))
-            + line_score(board.column_key(c) | chip << (BITS_PER_CELL * r as u32))
+            + line_score(board.row_key(r) | chip << shift(c))
+            + line_score(board.column_key(c) | chip << shift(r))
             - position.row_score(r)
             - position.column_score(c);
         let reply = if last || now > lowest {
@@ -221,7 +218,9 @@ pub fn lowest_replies_to_placements(
                 None => now + threats(&after).0,
             }
         };
-        lowest = lowest.min(reply);
+        if cut {
+            lowest = lowest.min(reply);
+        }
         (cell, reply)
     })
 }
@@ -344,21 +343,57 @@ fn changed_slides_best(after: &Position, cell: Cell, limit: i32) -> i32 {
 /// The score a slide along row (column) `i` from position `p` to `q` gains.
 #[inline(always)]
 fn slide_gain(position: &Position, along_rows: bool, i: usize, p: usize, q: usize) -> i32 {
-    let board = position.board();
-    let (key, line_now) = if along_rows {
-        (board.row_key(i), position.row_score(i))
-    } else {
-        (board.column_key(i), position.column_score(i))
-    };
-    let shift = |q: usize| BITS_PER_CELL * q as u32;
-    let colour = (key >> shift(p)) & 7;
-    let without = key & !(7 << shift(p));
-    let (from_key, from_now) = crossing(position, along_rows, p);
-    let removed = line_score(from_key & !(7 << shift(i))) as i32 - from_now as i32;
-    let along = line_score(without | colour << shift(q)) as i32 - line_now as i32;
-    let (to_key, to_now) = crossing(position, along_rows, q);
-    let added = line_score(to_key | colour << shift(i)) as i32 - to_now as i32;
-    along + removed + added
+    Leaving::new(position, along_rows, i, p).gain_to(position, q)
+}
+
+/// A chip about to leave position `p` of row (column) `i`: what all its slides along that
+/// line share, so a scan over its destinations computes it once.
+struct Leaving {
+    along_rows: bool,
+    i: usize,
+    colour: u32,
+    /// The line's key without the chip.
+    without: u32,
+    /// The line's score now.
+    line_now: i32,
+    /// What the crossing line through the chip's cell loses with it.
+    removed: i32,
+}
+
+impl Leaving {
+    #[inline(always)]
+    fn new(position: &Position, along_rows: bool, i: usize, p: usize) -> Leaving {
+        let board = position.board();
+        let (key, line_now) = if along_rows {
+            (board.row_key(i), position.row_score(i))
+        } else {
+            (board.column_key(i), position.column_score(i))
+        };
+        let (from_key, from_now) = crossing(position, along_rows, p);
+        Leaving {
+            along_rows,
+            i,
+            colour: (key >> shift(p)) & 7,
+            without: key & !(7 << shift(p)),
+            line_now: line_now as i32,
+            removed: line_score(from_key & !(7 << shift(i))) as i32 - from_now as i32,
+        }
+    }
+
+    /// The score the slide to position `q` of the line gains.
+    #[inline(always)]
+    fn gain_to(&self, position: &Position, q: usize) -> i32 {
+        let along = line_score(self.without | self.colour << shift(q)) as i32 - self.line_now;
+        let (to_key, to_now) = crossing(position, self.along_rows, q);
+        let added = line_score(to_key | self.colour << shift(self.i)) as i32 - to_now as i32;
+        along + self.removed + added
+    }
+}
+
+/// The bit offset of position `q` of a line key.
+#[inline(always)]
+fn shift(q: usize) -> u32 {
+    BITS_PER_CELL * q as u32
 }
 
 /// Empty cells next to a chip: the only destinations where a slide can gain.
@@ -382,18 +417,10 @@ fn scan_line(
 ) -> bool {
     let board = position.board();
     let n = board.size().side();
-    let (key, occupancy, line_now) = if along_rows {
-        (
-            board.row_key(i),
-            board.row_occupancy(i),
-            position.row_score(i),
-        )
+    let occupancy = if along_rows {
+        board.row_occupancy(i)
     } else {
-        (
-            board.column_key(i),
-            board.column_occupancy(i),
-            position.column_score(i),
-        )
+        board.column_occupancy(i)
     };
     // Destinations touching a chip, as positions along this line.
     let near = if along_rows {
@@ -406,17 +433,9 @@ fn scan_line(
         if destinations == 0 {
             continue;
         }
-        let shift = |q: usize| BITS_PER_CELL * q as u32;
-        let colour = (key >> shift(p)) & 7;
-        let without = key & !(7 << shift(p));
-        // The crossing line through the chip's cell loses it.
-        let (from_key, from_now) = crossing(position, along_rows, p);
-        let removed = line_score(from_key & !(7 << shift(i))) as i32 - from_now as i32;
+        let leaving = Leaving::new(position, along_rows, i, p);
         for q in line::bits(destinations) {
-            let along = line_score(without | colour << shift(q)) as i32 - line_now as i32;
-            let (to_key, to_now) = crossing(position, along_rows, q);
-            let added = line_score(to_key | colour << shift(i)) as i32 - to_now as i32;
-            if !offer(along + removed + added, p, q) {
+            if !offer(leaving.gain_to(position, q), p, q) {
                 return false;
             }
         }

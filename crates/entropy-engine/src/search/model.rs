@@ -16,18 +16,22 @@ pub struct OpponentModel {
 
 /// The moves greedy Order may play here (it breaks ties at random).
 pub fn greedy_order_moves(position: &Position) -> MoveList {
-    let best = crate::eval::threats(position).0;
-    let mut moves = MoveList::new();
-    if best == 0 {
-        moves.push(Move::Pass);
-        return moves;
-    }
+    // One scan: the slides with the largest gain so far, started again at each larger one.
     // Only slides onto a cell next to a chip can gain.
+    let mut best = 0;
+    let mut moves = MoveList::new();
     crate::eval::for_each_touching_slide(position, |from, to, gain| {
-        if gain == best as i32 {
+        if gain > best {
+            best = gain;
+            moves = MoveList::new();
+        }
+        if gain == best && gain > 0 {
             moves.push(Move::Slide { from, to });
         }
     });
+    if moves.is_empty() {
+        moves.push(Move::Pass);
+    }
     moves
 }
 
