@@ -7,30 +7,31 @@ cd "$(dirname "$0")/.."
 
 cargo test --workspace
 
-venv=target/test-venv
-rm -rf "$venv"
-python3 -m venv "$venv"
-"$venv/bin/pip" install --quiet --upgrade pip
-"$venv/bin/pip" install --quiet "maturin>=1.5,<2" numpy pytest gymnasium pettingzoo
 # A dev-profile wheel builds much faster than a release one; the tests do not time anything.
-rm -rf target/test-wheels
-"$venv/bin/maturin" build --quiet --profile dev --out target/test-wheels
-"$venv/bin/pip" install --quiet target/test-wheels/*.whl
+build=target/test-venv-build
+rm -rf "$build" target/test-wheels
+python3 -m venv "$build"
+"$build/bin/pip" install --quiet "maturin>=1.5,<2"
+"$build/bin/maturin" build --quiet --profile dev --out target/test-wheels
+
 # PufferLib 3.0.0 cannot be pip-installed here (its build needs torch and downloads raylib); its
 # Python code runs unbuilt, so the adapter is tested through pufferlib.vector from the sdist.
 # Its modules import gym and psutil.
-"$venv/bin/pip" install --quiet gym psutil
-"$venv/bin/python" scripts/fetch_pufferlib.py target/pufferlib-src
-PYTHONPATH="$PWD/target/pufferlib-src" "$venv/bin/python" -m pytest -q -rs python/tests
+python3 scripts/fetch_pufferlib.py target/pufferlib-src
 
-# Again with the oldest versions we support, which are PufferLib 3.0.0's pins: numpy<2,
-# gymnasium 0.29 and pettingzoo 1.24.
-old=target/test-venv-pins
-rm -rf "$old"
-python3 -m venv "$old"
-"$old/bin/pip" install --quiet "numpy<2" "gymnasium==0.29.1" "pettingzoo==1.24.3" pytest gym psutil
-"$old/bin/pip" install --quiet target/test-wheels/*.whl
-PYTHONPATH="$PWD/target/pufferlib-src" "$old/bin/python" -m pytest -q -rs python/tests
+# pytest in a fresh virtual environment with the wheel and these requirements.
+python_tests() {
+  local venv=$1
+  shift
+  rm -rf "$venv"
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install --quiet "$@" pytest gym psutil target/test-wheels/*.whl
+  PYTHONPATH="$PWD/target/pufferlib-src" "$venv/bin/python" -m pytest -q -rs python/tests
+}
+# The newest numpy, gymnasium and pettingzoo, then the oldest we support, which are
+# PufferLib 3.0.0's pins.
+python_tests target/test-venv numpy gymnasium pettingzoo
+python_tests target/test-venv-pins "numpy<2" "gymnasium==0.29.1" "pettingzoo==1.24.3"
 
 # The web page end to end in headless Chromium (tests/e2e). Skipped, with a message, where
 # Node.js or Chromium is missing: .ci/run installs Chromium; locally `apt-get install chromium`.

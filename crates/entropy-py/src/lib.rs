@@ -128,44 +128,35 @@ impl PyVecEnv {
         let truncations = truncations.as_slice_mut().map_err(contiguous)?;
         let env = &mut self.env;
         let observations = arrays.observations.bind(py);
-        match env.config().observation {
+        // Only one of the two is borrowed: the one of this environment's observation type.
+        let (mut planes, mut compact) = (None, None);
+        let observations = match env.config().observation {
             ObservationKind::Planes => {
                 let array = observations
                     .cast::<PyArray2<f32>>()
                     .map_err(|_| value_error("observations must be a float32 2-D array"))?;
-                let mut array = array.try_readwrite().map_err(value_error)?;
-                let obs = array.as_slice_mut().map_err(contiguous)?;
-                py.detach(|| {
-                    let mut buffers = Buffers {
-                        observations: Observations::F32(obs),
-                        masks,
-                        rewards,
-                        terminals,
-                        truncations,
-                    };
-                    f(env, &mut buffers)
-                })
-                .map_err(value_error)
+                let array = planes.insert(array.try_readwrite().map_err(value_error)?);
+                Observations::F32(array.as_slice_mut().map_err(contiguous)?)
             }
             ObservationKind::Compact => {
                 let array = observations
                     .cast::<PyArray2<u8>>()
                     .map_err(|_| value_error("observations must be a uint8 2-D array"))?;
-                let mut array = array.try_readwrite().map_err(value_error)?;
-                let obs = array.as_slice_mut().map_err(contiguous)?;
-                py.detach(|| {
-                    let mut buffers = Buffers {
-                        observations: Observations::U8(obs),
-                        masks,
-                        rewards,
-                        terminals,
-                        truncations,
-                    };
-                    f(env, &mut buffers)
-                })
-                .map_err(value_error)
+                let array = compact.insert(array.try_readwrite().map_err(value_error)?);
+                Observations::U8(array.as_slice_mut().map_err(contiguous)?)
             }
-        }
+        };
+        py.detach(|| {
+            let mut buffers = Buffers {
+                observations,
+                masks,
+                rewards,
+                terminals,
+                truncations,
+            };
+            f(env, &mut buffers)
+        })
+        .map_err(value_error)
     }
 }
 
