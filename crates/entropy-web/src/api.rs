@@ -84,7 +84,10 @@ async fn think(
     bot: Option<String>,
     time_ms: Option<u64>,
 ) -> Result<(Move, Option<f64>), ApiError> {
-    let name = bot.unwrap_or_else(|| state.config.bot.clone());
+    let name = match bot {
+        Some(name) => client_bot(name)?,
+        None => state.config.bot.clone(),
+    };
     let cap = state.config.move_time;
     let time = time_ms
         .map_or(cap, |ms| Duration::from_millis(ms).min(cap))
@@ -124,6 +127,22 @@ async fn think(
             format!("the bot failed: {error}"),
         )),
     }
+}
+
+/// A bot a client asks for: a built-in name without options. Options are for the operator
+/// (`entropy serve --bot`): over HTTP they would let a request read files (`weights=`),
+/// allocate gigabytes (`tt=`) or search without a clock (`nodes=`, `depth=`); a client sets
+/// the strength with `timeMs`.
+fn client_bot(name: String) -> Result<String, ApiError> {
+    if name.contains(':') {
+        return Err(ApiError::bad(format!(
+            "bot {name:?}: options are not accepted over HTTP; choose the strength with timeMs"
+        )));
+    }
+    if !BOTS.iter().any(|b| b.name == name) {
+        return Err(ApiError::bad(entropy_engine::UnknownBot(name).to_string()));
+    }
+    Ok(name)
 }
 
 /// A place among the requests searching or queued, given back when dropped.

@@ -21,7 +21,7 @@ fn post(summary: &str, request: &str, response: &str, query: bool) -> Value {
     });
     if query {
         operation["parameters"] = json!([
-            {"name": "bot", "in": "query", "required": false, "schema": {"type": "string"}, "description": "A built-in bot (GET /api/bots); the server's default otherwise"},
+            {"name": "bot", "in": "query", "required": false, "schema": {"type": "string"}, "description": "A built-in bot by name, without options (GET /api/bots); the server's default otherwise"},
             {"name": "timeMs", "in": "query", "required": false, "schema": {"type": "integer", "minimum": 0}, "description": "Thinking time, capped by the server's move time"}
         ]);
     }

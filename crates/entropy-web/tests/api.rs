@@ -166,6 +166,22 @@ async fn bad_inputs_get_4xx_with_a_reason() {
             StatusCode::BAD_REQUEST,
         ),
         (
+            post(
+                "/api/bot",
+                json!({"position": slide, "bot": "search:tt=4096"}),
+            )
+            .await,
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            post(
+                "/api/chaos-next-turn?bot=search:weights=/etc/passwd",
+                state(&[], "R", "chaos"),
+            )
+            .await,
+            StatusCode::BAD_REQUEST,
+        ),
+        (
             call("GET", "/nowhere", None, None).await,
             StatusCode::NOT_FOUND,
         ),
