@@ -194,6 +194,17 @@ fn derive(seed: u64, a: u64, b: u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// The shaping reward of `role` for the score change since its last decision (negated for
+/// Chaos), remembering the score for its next one.
+fn shaped_reward(game: &mut Game, role: Role, shaping: f32) -> f32 {
+    let sign = if role == Role::Order { 1.0 } else { -1.0 };
+    let score = game.position.score();
+    let slot = role_index(role);
+    let reward = shaping * sign * (score as f32 - game.last_score[slot] as f32) / 25.0;
+    game.last_score[slot] = score;
+    reward
+}
+
 fn role_index(role: Role) -> usize {
     match role {
         Role::Chaos => 0,
@@ -349,11 +360,7 @@ impl VecEnv {
         advance(game, self.config.mode);
         let sign = if game.agent == Role::Order { 1.0 } else { -1.0 };
         let score = game.position.score();
-        let slot = role_index(game.agent);
-        let mut reward =
-            self.config.reward_shaping * sign * (score as f32 - game.last_score[slot] as f32)
-                / 25.0;
-        game.last_score[slot] = score;
+        let mut reward = shaped_reward(game, game.agent, self.config.reward_shaping);
         if game.position.is_over() {
             reward += sign * order_reward(score);
             buffers.terminals[i] = true;
@@ -388,19 +395,14 @@ impl VecEnv {
         game.position.play_unchecked(mv);
         game.episode_length += 1;
         advance(game, Mode::SelfPlay);
-        let score = game.position.score();
-        let shaping = self.config.reward_shaping;
-        let slot = role_index(if mover == order {
+        let role = if mover == order {
             Role::Order
         } else {
             Role::Chaos
-        });
-        let sign = if mover == order { 1.0 } else { -1.0 };
-        buffers.rewards[mover] =
-            shaping * sign * (score as f32 - game.last_score[slot] as f32) / 25.0;
-        game.last_score[slot] = score;
+        };
+        buffers.rewards[mover] = shaped_reward(game, role, self.config.reward_shaping);
         if game.position.is_over() {
-            let r = order_reward(score);
+            let r = order_reward(game.position.score());
             buffers.rewards[order] += r;
             buffers.rewards[chaos] -= r;
             buffers.terminals[order] = true;
