@@ -1,5 +1,7 @@
 //! Steps per second of the environment, timing only `step` (actions are drawn from the masks
-//! outside the timed part): `cargo run -p entropy-env --release --example speed -- ENVS OPPONENT planes|compact`.
+//! outside the timed part):
+//! `cargo run -p entropy-env --release --example speed -- ENVS OPPONENT planes|compact [own|appended]`
+//! (the mask in its own array, the default, or appended to the observation).
 use std::time::{Duration, Instant};
 
 use entropy_env::{Buffers, EnvConfig, ObservationKind, Observations, VecEnv};
@@ -13,11 +15,12 @@ fn main() {
         Some("compact") => ObservationKind::Compact,
         _ => ObservationKind::Planes,
     };
+    let appended = args.get(4).map(String::as_str) == Some("appended");
     let config = EnvConfig {
         num_envs: envs,
         opponent,
         observation: kind,
-        mask_in_observation: true,
+        mask_in_observation: appended,
         ..EnvConfig::default()
     };
     let mut env = VecEnv::new(config).unwrap();
@@ -63,8 +66,9 @@ fn main() {
         steps += n as u64;
     }
     println!(
-        "{envs} envs, {:?} obs + mask, opponent {}: {:.0} steps/s",
+        "{envs} envs, {:?} obs, mask {}, opponent {}: {:.0} steps/s",
         kind,
+        if appended { "appended" } else { "own array" },
         env.config().opponent,
         steps as f64 / timed.as_secs_f64()
     );

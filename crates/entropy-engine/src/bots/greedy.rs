@@ -132,7 +132,9 @@ mod tests {
     fn replies_to_placements_equal_plain_ones() {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
         for size in [entropy_core::Size::SEVEN, entropy_core::Size::FIVE] {
-            for _ in 0..40 {
+            for game in 0..60 {
+                // Random games, and greedy ones, whose boards hold more palindromes and runs.
+                let mut greedy = (game % 2 == 1).then(|| GreedyBot::new(game));
                 let mut pos = Position::new(size);
                 while !pos.is_over() {
                     if let Phase::Place(colour) = pos.phase() {
@@ -154,7 +156,10 @@ mod tests {
                             lowest = lowest.min(exact);
                         }
                     }
-                    let mv = random_move(&pos, &mut rng);
+                    let mv = match &mut greedy {
+                        Some(bot) => bot.choose(&pos, Budget::UNLIMITED),
+                        None => random_move(&pos, &mut rng),
+                    };
                     pos.play_unchecked(mv);
                 }
             }

@@ -4,7 +4,7 @@
 
 use entropy_core::line;
 use entropy_core::score::{line_score, BITS_PER_CELL};
-use entropy_core::{Cell, Colour, Position, MAX_SIDE};
+use entropy_core::{Cell, Position, MAX_SIDE};
 
 use super::lines::line_tables;
 
@@ -157,195 +157,6 @@ pub fn for_each_touching_slide(position: &Position, mut f: impl FnMut(Cell, Cell
     }
 }
 
-/// Order's best reply (his score after his best slide, or a pass) to each placement of
-/// `colour`, for every empty cell in row-major order: the same values as placing the chip and
-/// taking the score plus [`threats`]' best gain, found with less work. A chip placed on (r, c)
-/// changes only the gains of slides along row r or column c, or from or to a cell of them;
-/// every other slide gains what it gains now, so the best few of those are found once and only
-/// the changed slides are scored again for each cell.
-pub fn replies_to_placements(
-    position: &Position,
-    colour: Colour,
-) -> impl Iterator<Item = (Cell, u32)> + '_ {
-    placement_replies(position, colour, false)
-}
-
-/// [`replies_to_placements`] for a player who wants only the lowest replies (greedy Chaos): a
-/// cell whose reply is certainly above the lowest one before it (in row-major order) gets a
-/// lower bound above that instead, found with less work. A cell whose reply is at most the
-/// lowest before it gets its exact value, so the minimum and every cell with it are exact, and
-/// a running minimum over the values is the same as over the exact replies.
-pub fn lowest_replies_to_placements(
-    position: &Position,
-    colour: Colour,
-) -> impl Iterator<Item = (Cell, u32)> + '_ {
-    placement_replies(position, colour, true)
-}
-
-/// The two above: exact replies, or with `cut` cells above the running minimum cut short.
-fn placement_replies(
-    position: &Position,
-    colour: Colour,
-    cut: bool,
-) -> impl Iterator<Item = (Cell, u32)> + '_ {
-    let far = FarSlides::of(position);
-    // Without cutting, no reply is ever above this.
-    let mut lowest = u32::MAX;
-    let board = position.board();
-    let last = board.vacant_count() == 1;
-    board.vacant_cells().map(move |cell| {
-        // The score with the chip placed, from the two lines it joins, before paying for a
-        // copy of the position.
-        let (r, c) = (cell.row(), cell.column());
-        let chip = u32::from(colour.number());
-        let now = position.score()
-            + line_score(board.row_key(r) | chip << shift(c))
-            + line_score(board.column_key(c) | chip << shift(r))
-            - position.row_score(r)
-            - position.column_score(c);
-        let reply = if last || now > lowest {
-            now
-        } else {
-            let mut after = *position;
-            after.play_unchecked(entropy_core::Move::Place { colour, cell });
-            debug_assert_eq!(after.score(), now);
-            match far.best_unaffected(cell) {
-                Some(far) if now + far as u32 > lowest => now + far as u32,
-                Some(far) => {
-                    let limit = (lowest - now).min(i32::MAX as u32) as i32;
-                    now + far.max(changed_slides_best(&after, cell, limit)).max(0) as u32
-                }
-                None => now + threats(&after).0,
-            }
-        };
-        if cut {
-            lowest = lowest.min(reply);
-        }
-        (cell, reply)
-    })
-}
-
-/// How many of the best slides [`FarSlides`] keeps.
-const FAR_SLIDES: usize = 12;
-
-/// The best gaining slides of a position, with the lines each one changes.
-struct FarSlides {
-    /// (gain, along rows, line, from, to), best first.
-    best: [(i32, bool, u8, u8, u8); FAR_SLIDES],
-    len: usize,
-    /// Whether every gaining slide is in `best`.
-    complete: bool,
-}
-
-impl FarSlides {
-    fn of(position: &Position) -> FarSlides {
-        let mut far = FarSlides {
-            best: [(0, false, 0, 0, 0); FAR_SLIDES],
-            len: 0,
-            complete: true,
-        };
-        let touching = touching(position);
-        for along_rows in [true, false] {
-            for i in 0..position.size().side() {
-                scan_line(position, touching, along_rows, i, |gain, p, q| {
-                    if gain > 0 {
-                        far.insert((gain, along_rows, i as u8, p as u8, q as u8));
-                    }
-                    true
-                });
-            }
-        }
-        far
-    }
-
-    fn insert(&mut self, slide: (i32, bool, u8, u8, u8)) {
-        if self.len == FAR_SLIDES {
-            self.complete = false;
-            if slide.0 <= self.best[FAR_SLIDES - 1].0 {
-                return;
-            }
-            self.len -= 1;
-        }
-        let mut at = self.len;
-        while at > 0 && self.best[at - 1].0 < slide.0 {
-            self.best[at] = self.best[at - 1];
-            at -= 1;
-        }
-        self.best[at] = slide;
-        self.len += 1;
-    }
-
-    /// The best gain (0 if none) among the slides a chip on `cell` leaves alone, or `None` if
-    /// every kept slide is changed and some were not kept.
-    fn best_unaffected(&self, cell: Cell) -> Option<i32> {
-        let (r, c) = (cell.row() as u8, cell.column() as u8);
-        let changed = |&(_, along_rows, i, p, q): &(i32, bool, u8, u8, u8)| {
-            let (line, cross) = if along_rows { (r, c) } else { (c, r) };
-            i == line || p == cross || q == cross
-        };
-        match self.best[..self.len].iter().find(|s| !changed(s)) {
-            Some(slide) => Some(slide.0),
-            None if self.complete => Some(0),
-            None => None,
-        }
-    }
-}
-
-/// The best gain (or the least loss) among the slides a chip just placed on `cell` changed:
-/// along its row and column, and along other lines from or to a cell of them; or, as soon as
-/// one gains more than `limit`, that gain.
-fn changed_slides_best(after: &Position, cell: Cell, limit: i32) -> i32 {
-    let touching = touching(after);
-    let board = after.board();
-    let n = board.size().side();
-    let mut best = i32::MIN;
-    let mut offer = |gain: i32, _: usize, _: usize| {
-        best = best.max(gain);
-        best <= limit
-    };
-    let (r, c) = (cell.row(), cell.column());
-    if !scan_line(after, touching, true, r, &mut offer)
-        || !scan_line(after, touching, false, c, &mut offer)
-    {
-        return best;
-    }
-    for along_rows in [true, false] {
-        let (skip, k) = if along_rows { (r, c) } else { (c, r) };
-        for i in (0..n).filter(|&i| i != skip) {
-            let (occupancy, near) = if along_rows {
-                (board.row_occupancy(i), (touching >> (8 * i)) as u8)
-            } else {
-                (board.column_occupancy(i), column_byte(touching, i))
-            };
-            if occupancy & (1 << k) != 0 {
-                // The chip on the crossing line moves along this one.
-                for q in line::bits(line::slides(n, occupancy, k) & near) {
-                    offer(slide_gain(after, along_rows, i, k, q), k, q);
-                }
-            } else if near & (1 << k) != 0 {
-                // A chip moves onto the crossing line: the nearest on either side can.
-                let below = occupancy & ((1 << k) - 1);
-                if below != 0 {
-                    let p = 7 - below.leading_zeros() as usize;
-                    offer(slide_gain(after, along_rows, i, p, k), p, k);
-                }
-                let above = occupancy & !((2 << k) - 1);
-                if above != 0 {
-                    let p = above.trailing_zeros() as usize;
-                    offer(slide_gain(after, along_rows, i, p, k), p, k);
-                }
-            }
-        }
-    }
-    best
-}
-
-/// The score a slide along row (column) `i` from position `p` to `q` gains.
-#[inline(always)]
-fn slide_gain(position: &Position, along_rows: bool, i: usize, p: usize, q: usize) -> i32 {
-    Leaving::new(position, along_rows, i, p).gain_to(position, q)
-}
-
 /// A chip about to leave position `p` of row (column) `i`: what all its slides along that
 /// line share, so a scan over its destinations computes it once.
 struct Leaving {
@@ -392,13 +203,13 @@ impl Leaving {
 
 /// The bit offset of position `q` of a line key.
 #[inline(always)]
-fn shift(q: usize) -> u32 {
+pub(super) fn shift(q: usize) -> u32 {
     BITS_PER_CELL * q as u32
 }
 
 /// Empty cells next to a chip: the only destinations where a slide can gain.
 #[inline(always)]
-fn touching(position: &Position) -> u64 {
+pub(super) fn touching(position: &Position) -> u64 {
     let board = position.board();
     let occupied = board.occupied_bits();
     (occupied << 1 | occupied >> 1 | occupied << 8 | occupied >> 8) & board.vacant_bits()
@@ -456,7 +267,7 @@ fn crossing(position: &Position, along_rows: bool, p: usize) -> (u32, u32) {
 
 /// Column `c` of a one-byte-per-row bitboard as a byte (bit `r` for row `r`).
 #[inline(always)]
-fn column_byte(bits: u64, column: usize) -> u8 {
+pub(super) fn column_byte(bits: u64, column: usize) -> u8 {
     // Move the column to bit 0 of each byte, then gather the bytes' low bits by multiplication:
     // bit 8r lands on bit 56 + r, carry-free as each product term hits a distinct position.
     let lows = (bits >> column) & 0x0001_0101_0101_0101;

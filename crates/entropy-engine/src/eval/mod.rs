@@ -3,12 +3,14 @@
 
 mod features;
 pub mod lines;
+mod replies;
 mod weights;
 
 pub use features::{
-    features, for_each_touching_slide, lowest_replies_to_placements, replies_to_placements,
-    threats, threats_slow, FeatureVector, FEATURES, FEATURE_NAMES,
+    features, for_each_touching_slide, threats, threats_slow, FeatureVector, FEATURES,
+    FEATURE_NAMES,
 };
+pub use replies::{lowest_replies_to_placements, replies_to_placements};
 pub use weights::{Bucket, Weights, WeightsError, BUCKETS, TURN_GROUP};
 
 use entropy_core::Position;
