@@ -3,17 +3,23 @@
 Each configuration runs for a few seconds with legal random actions drawn from the masks by
 numpy; the mask is either its own boolean array (the default) or appended to the observation
 (PufferLib's layout). ``env`` times only ``step`` (the Rust side: opponent, chance, observations, masks),
-``total`` includes drawing the actions in Python.
+``total`` includes drawing the actions in Python. The process is pinned to one CPU and numpy's
+BLAS to one thread (its idle threads otherwise spin on the other cores).
 
     python python/benchmarks/bench_env.py [--seconds 3]
 """
 
 import argparse
+import os
 import time
 
-import numpy as np
+# Before numpy starts its thread pool.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+os.environ.setdefault("OMP_NUM_THREADS", "1")
 
-from hyle_entropy import EntropyVecEnv
+import numpy as np  # noqa: E402
+
+from hyle_entropy import EntropyVecEnv  # noqa: E402
 
 
 def bench(num_envs: int, opponent: str, observation: str, seconds: float, mask_in_observation: bool) -> tuple:
@@ -39,6 +45,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=3.0)
     args = parser.parse_args()
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
     print(f"{'envs':>5} {'opponent':>8} {'observation':>11} {'mask':>13} {'env steps/s':>12} {'total steps/s':>14}")
     for opponent in ["random", "greedy"]:
         for observation in ["planes", "compact"]:
