@@ -130,7 +130,6 @@ pub fn threats(position: &Position) -> (u32, u32) {
                     best = best.max(gain);
                     total += gain;
                 }
-                true
             });
         }
     }
@@ -151,7 +150,6 @@ pub fn for_each_touching_slide(position: &Position, mut f: impl FnMut(Cell, Cell
                     (Cell::new(p, i), Cell::new(q, i))
                 };
                 f(from.expect("on the board"), to.expect("on the board"), gain);
-                true
             });
         }
     }
@@ -216,16 +214,15 @@ pub(super) fn touching(position: &Position) -> u64 {
 }
 
 /// The slides along row (or column) `i` whose destination is in `touching`: calls
-/// `offer(gain, from, to)` (positions along the line) for each until it returns false, and
-/// returns false if it did.
+/// `offer(gain, from, to)` (positions along the line) for each.
 #[inline(always)]
 fn scan_line(
     position: &Position,
     touching: u64,
     along_rows: bool,
     i: usize,
-    mut offer: impl FnMut(i32, usize, usize) -> bool,
-) -> bool {
+    mut offer: impl FnMut(i32, usize, usize),
+) {
     let board = position.board();
     let n = board.size().side();
     let occupancy = if along_rows {
@@ -246,12 +243,9 @@ fn scan_line(
         }
         let leaving = Leaving::new(position, along_rows, i, p);
         for q in line::bits(destinations) {
-            if !offer(leaving.gain_to(position, q), p, q) {
-                return false;
-            }
+            offer(leaving.gain_to(position, q), p, q);
         }
     }
-    true
 }
 
 /// The key and score of the line crossing a row (a column) at position `p`.

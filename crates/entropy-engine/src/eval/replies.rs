@@ -61,12 +61,13 @@ fn placement_replies(
         (index < 64).then_some(index)
     });
     cells.map(move |index| {
-        let cell = Cell::new(index / 8, index % 8).expect("a vacant cell is on the board");
-        let now = tables.score_with_chip(position, cell);
+        let (row, column) = (index / 8, index % 8);
+        let cell = Cell::new(row, column).expect("a vacant cell is on the board");
+        let now = (position.score() as i32 + tables.placing[index] as i32) as u32;
         let reply = if last || now > lowest {
             now
         } else {
-            let placed = tables.placed(cell, chip);
+            let placed = tables.placed(row, column, chip);
             match tables.far.best_unaffected(&placed) {
                 Some(far) if now + far as u32 > lowest => now + far as u32,
                 Some(far) => {
@@ -181,6 +182,18 @@ impl Placed {
         }
     }
 
+    /// The chips of the run through the chip along its line in direction `D` (itself
+    /// included), and the run's lowest and highest positions.
+    #[inline(always)]
+    fn run<const D: usize>(&self) -> (u8, usize, usize) {
+        let run = self.reach[D] & self.lines[D].occupancy;
+        let (low, high) = (
+            run.trailing_zeros() as usize,
+            7 - run.leading_zeros() as usize,
+        );
+        (run, low, high)
+    }
+
     /// Whether a slide along line `i` in direction `d` from position `p` to `q`, scored before
     /// the placement, gains something else after it (or is no longer a move).
     #[inline(always)]
@@ -201,18 +214,18 @@ impl Placed {
 }
 
 /// The slide onto an empty cell along one line from the nearest chip on one side: what it
-/// gains but for the line crossing there, and the chip's colour; [`Into::NONE`] where no chip
+/// gains but for the line crossing there, and the chip's colour; [`Arrival::NONE`] where no chip
 /// is on that side.
 #[derive(Clone, Copy)]
-struct Into {
+struct Arrival {
     gain: i16,
     colour: u8,
 }
 
-impl Into {
+impl Arrival {
     /// No slide: a loss larger than any line's score, with no colour, so that it can be scored
     /// like the others (the line as it is) and never be the best.
-    const NONE: Into = Into {
+    const NONE: Arrival = Arrival {
         gain: -1000,
         colour: 0,
     };
@@ -239,7 +252,7 @@ struct Tables {
     best_out: [[i16; 64]; 2],
     /// For each empty cell and direction, the slides onto it along that line from the
     /// nearest chip below and above.
-    into: [[[Into; 2]; 64]; 2],
+    arrivals: [[[Arrival; 2]; 64]; 2],
     /// For each empty cell, what a chip of each colour would add to its row (0) or column (1);
     /// `i8::MIN` where not yet looked up.
     join: [[[i8; 8]; 64]; 2],
@@ -273,7 +286,7 @@ impl Tables {
             placing: [0; 64],
             leave: [[0; 64]; 2],
             best_out: [[NONE as i16; 64]; 2],
-            into: [[[Into::NONE; 2]; 64]; 2],
+            arrivals: [[[Arrival::NONE; 2]; 64]; 2],
             join: [[[i8::MIN; 8]; 64]; 2],
             far: FarSlides::new(),
         });
@@ -301,8 +314,8 @@ impl Tables {
             let index = lonely.trailing_zeros() as usize;
             lonely &= lonely - 1;
             let (r, c) = (index / 8, index % 8);
-            tables.into[ROWS][index] = tables.slides_onto(ROWS, r, c);
-            tables.into[COLUMNS][index] = tables.slides_onto(COLUMNS, c, r);
+            tables.arrivals[ROWS][index] = tables.slides_onto(ROWS, r, c);
+            tables.arrivals[COLUMNS][index] = tables.slides_onto(COLUMNS, c, r);
         }
         tables
     }
@@ -325,7 +338,7 @@ impl Tables {
 
     /// Scores the slides along line `i` in direction `D` onto touching cells: keeps the best
     /// gaining ones in `far`, each chip's best in `best_out` and the slides onto each cell
-    /// from the nearest chips in `into`.
+    /// from the nearest chips in `arrivals`.
     fn scan_line<const D: usize>(&mut self, i: usize) {
         let line = self.lines[D][i];
         let near = along::<D>(self.touching, i);
@@ -341,7 +354,7 @@ impl Tables {
             for q in line::bits(destinations) {
                 let gain = line_score(without | colour << shift(q)) as i32 - line.score;
                 // Every slide onto q comes from the nearest chip on its side.
-                self.into[D][at(D, i, q)][usize::from(p > q)] = Into {
+                self.arrivals[D][at(D, i, q)][usize::from(p > q)] = Arrival {
                     gain: (gain + leave) as i16,
                     colour: colour as u8,
                 };
@@ -381,17 +394,9 @@ impl Tables {
         gain as i32
     }
 
-    /// Order's score with the chip placed on `cell`.
+    /// The chip placed on row `r`, column `c` and the two lines it joins.
     #[inline(always)]
-    fn score_with_chip(&self, position: &Position, cell: Cell) -> u32 {
-        let index = at(ROWS, cell.row(), cell.column());
-        (position.score() as i32 + self.placing[index] as i32) as u32
-    }
-
-    /// The chip placed on `cell` and the two lines it joins.
-    #[inline(always)]
-    fn placed(&self, cell: Cell, chip: u32) -> Placed {
-        let (r, c) = (cell.row(), cell.column());
+    fn placed(&self, r: usize, c: usize, chip: u32) -> Placed {
         let index = at(ROWS, r, c);
         let [row, column] = [self.lines[ROWS][r], self.lines[COLUMNS][c]];
         let scores = [
@@ -419,7 +424,7 @@ impl Tables {
 
     /// The slides onto the empty cell at position `m` of line `i` in direction `d` from the
     /// nearest chip on either side, for a cell that touches no chip (the scan left it out).
-    fn slides_onto(&self, d: usize, i: usize, m: usize) -> [Into; 2] {
+    fn slides_onto(&self, d: usize, i: usize, m: usize) -> [Arrival; 2] {
         let line = self.lines[d][i];
         let below = line.occupancy & ((1 << m) - 1);
         let above = line.occupancy & !((2u32 << m) - 1) as u8;
@@ -428,12 +433,12 @@ impl Tables {
             (above != 0).then(|| above.trailing_zeros() as usize),
         ];
         sources.map(|p| match p {
-            None => Into::NONE,
+            None => Arrival::NONE,
             Some(p) => {
                 let colour = (line.key >> shift(p)) & 7;
                 let moved = line.key & !(7 << shift(p)) | colour << shift(m);
                 let leave = self.leave[1 - d][at(d, i, p)] as i32;
-                Into {
+                Arrival {
                     gain: (line_score(moved) as i32 - line.score + leave) as i16,
                     colour: colour as u8,
                 }
@@ -475,11 +480,7 @@ impl Tables {
         let (i, _) = placed.line::<D>();
         let line = placed.lines[D];
         let near = along::<D>(touching, i);
-        let run = placed.reach[D] & line.occupancy;
-        let (low, high) = (
-            run.trailing_zeros() as usize,
-            7 - run.leading_zeros() as usize,
-        );
+        let (_, low, high) = placed.run::<D>();
         let mut best = self.run_end_best::<D>(placed, low, near, limit);
         if high != low && best <= limit {
             best = best.max(self.run_end_best::<D>(placed, high, near, limit));
@@ -558,23 +559,20 @@ impl Tables {
     }
 
     /// The best changed slide along the lines crossing the line in direction `D` that the
-    /// chip joins, from or to a cell of it in the reach (but the chip's), or the first that
-    /// gains more than `limit`: only what the line gains or loses with the moving chip changes.
+    /// chip joins, from or to a cell of it in the reach (but the chip's): only what the line
+    /// gains or loses with the moving chip changes. Once one gains more than `limit`, the run's
+    /// chips are left out.
     fn crossing_best<const D: usize>(&mut self, placed: &Placed, limit: i32) -> i32 {
         let (m, t) = placed.line::<D>();
         let line = placed.lines[D];
-        let run = placed.reach[D] & line.occupancy;
-        let (low, high) = (
-            run.trailing_zeros() as usize,
-            7 - run.leading_zeros() as usize,
-        );
+        let (run, low, high) = placed.run::<D>();
         // The empty cells just beyond the run: slides onto them.
         let mut best = NONE;
         if low > 0 {
-            best = self.arrivals::<D>(placed, low - 1);
+            best = self.best_arrival::<D>(placed, low - 1);
         }
         if high + 1 < self.n {
-            best = best.max(self.arrivals::<D>(placed, high + 1));
+            best = best.max(self.best_arrival::<D>(placed, high + 1));
         }
         // The run's other chips: their slides away.
         let chips = run & !(1 << t);
@@ -593,10 +591,10 @@ impl Tables {
     /// The best slide along the line crossing the placed chip's line in direction `D` at the
     /// empty position `pos` onto it.
     #[inline(always)]
-    fn arrivals<const D: usize>(&self, placed: &Placed, pos: usize) -> i32 {
+    fn best_arrival<const D: usize>(&self, placed: &Placed, pos: usize) -> i32 {
         let (m, _) = placed.line::<D>();
         let line = placed.lines[D];
-        let [below, above] = self.into[1 - D][at(D, m, pos)].map(|slide| {
+        let [below, above] = self.arrivals[1 - D][at(D, m, pos)].map(|slide| {
             let with = line.key | u32::from(slide.colour) << shift(pos);
             slide.gain as i32 + line_score(with) as i32
         });
