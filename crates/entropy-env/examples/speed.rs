@@ -7,15 +7,32 @@ use std::time::{Duration, Instant};
 use entropy_env::{Buffers, EnvConfig, ObservationKind, Observations, VecEnv};
 use rand::{Rng, SeedableRng};
 
+/// Prints what was wrong with the command line and exits.
+fn usage(problem: &str) -> ! {
+    eprintln!("speed: {problem}\nusage: speed [ENVS] [OPPONENT] [planes|compact] [own|appended]");
+    std::process::exit(2)
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let envs: usize = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(1024);
+    let envs: usize = match args.get(1) {
+        None => 1024,
+        Some(a) => match a.parse() {
+            Ok(n) if n > 0 => n,
+            _ => usage(&format!("ENVS must be a positive number, not {a:?}")),
+        },
+    };
     let opponent = args.get(2).cloned().unwrap_or_else(|| "random".into());
     let kind = match args.get(3).map(String::as_str) {
+        None | Some("planes") => ObservationKind::Planes,
         Some("compact") => ObservationKind::Compact,
-        _ => ObservationKind::Planes,
+        Some(other) => usage(&format!("unknown observation {other:?}")),
     };
-    let appended = args.get(4).map(String::as_str) == Some("appended");
+    let appended = match args.get(4).map(String::as_str) {
+        None | Some("own") => false,
+        Some("appended") => true,
+        Some(other) => usage(&format!("unknown mask placement {other:?}")),
+    };
     let config = EnvConfig {
         num_envs: envs,
         opponent,
@@ -23,7 +40,7 @@ fn main() {
         mask_in_observation: appended,
         ..EnvConfig::default()
     };
-    let mut env = VecEnv::new(config).unwrap();
+    let mut env = VecEnv::new(config).unwrap_or_else(|e| usage(&e.to_string()));
     let n = env.num_agents();
     let (obs_size, actions) = (env.observation_size(), env.action_count());
     let mut f = vec![0f32; n * obs_size];
