@@ -81,11 +81,9 @@ impl GreedyBot {
         let Phase::Place(colour) = position.phase() else {
             unreachable!("chaos_move is called in the place phase")
         };
-        let mut choice = TieBreak::<Cell>::new();
-        for (cell, reply) in crate::eval::lowest_replies_to_placements(position, colour) {
-            choice.offer(-(reply as i64), cell, &mut self.rng);
-        }
-        let (_, cell) = choice.best.expect("an empty cell while placing");
+        // A random key per cell breaks ties uniformly.
+        let rng = &mut self.rng;
+        let (cell, _) = crate::eval::lowest_reply_placement(position, colour, |_| rng.random());
         Move::Place { colour, cell }
     }
 }
@@ -142,19 +140,36 @@ mod tests {
                             crate::eval::replies_to_placements(&pos, colour).collect();
                         let plain = plain_replies(&pos, colour);
                         assert_eq!(fast, plain, "{pos:?}");
-                        // The pruned replies: exact where at most the minimum before them,
-                        // a bound above it elsewhere.
-                        let mut lowest = u32::MAX;
+                        // The pruned replies: exact where lowest, a bound above the
+                        // lowest elsewhere.
+                        let lowest = plain.iter().map(|&(_, reply)| reply).min().unwrap();
                         let pruned = crate::eval::lowest_replies_to_placements(&pos, colour);
+                        let mut cells = 0;
                         for (&(cell, exact), (same, value)) in plain.iter().zip(pruned) {
                             assert_eq!(cell, same);
-                            if exact <= lowest {
+                            if exact == lowest {
                                 assert_eq!(value, exact, "{pos:?} {cell:?}");
                             } else {
                                 assert!(value > lowest && value <= exact, "{pos:?} {cell:?}");
                             }
-                            lowest = lowest.min(exact);
+                            cells += 1;
                         }
+                        assert_eq!(cells, plain.len());
+                        // The one placement: the lowest reply, ties to the lowest key. Few
+                        // distinct keys make ties between keys too, which go to the first cell.
+                        let keys: Vec<u32> =
+                            (0..plain.len()).map(|_| rng.random_range(0..4)).collect();
+                        let mut next = keys.iter();
+                        let chosen = crate::eval::lowest_reply_placement(&pos, colour, |_| {
+                            *next.next().unwrap()
+                        });
+                        let plain_choice = plain
+                            .iter()
+                            .zip(&keys)
+                            .min_by_key(|&(&(cell, reply), key)| (reply, *key, cell.index()))
+                            .map(|(&(cell, reply), _)| (cell, reply))
+                            .unwrap();
+                        assert_eq!(chosen, plain_choice, "{pos:?} {keys:?}");
                     }
                     let mv = match &mut greedy {
                         Some(bot) => bot.choose(&pos, Budget::UNLIMITED),

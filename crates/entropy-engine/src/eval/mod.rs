@@ -10,7 +10,7 @@ pub use features::{
     features, for_each_touching_slide, threats, threats_slow, FeatureVector, FEATURES,
     FEATURE_NAMES,
 };
-pub use replies::{lowest_replies_to_placements, replies_to_placements};
+pub use replies::{lowest_replies_to_placements, lowest_reply_placement, replies_to_placements};
 pub use weights::{Bucket, Weights, WeightsError, BUCKETS, TURN_GROUP};
 
 use entropy_core::Position;

@@ -26,54 +26,201 @@ pub fn replies_to_placements(
     position: &Position,
     colour: Colour,
 ) -> impl Iterator<Item = (Cell, u32)> + '_ {
-    placement_replies(position, colour, false)
+    placement_replies(position, colour)
 }
 
-/// [`replies_to_placements`] for a player who wants only the lowest replies (greedy Chaos): a
-/// cell whose reply is certainly above the lowest one before it (in row-major order) gets a
-/// lower bound above that instead, found with less work. A cell whose reply is at most the
-/// lowest before it gets its exact value, so the minimum and every cell with it are exact, and
-/// a running minimum over the values is the same as over the exact replies.
+/// [`replies_to_placements`] for a player who wants only the lowest replies (greedy Chaos
+/// when it keeps every cell it might play): every cell whose reply is the lowest gets its
+/// exact value, every other cell a lower bound on its reply above the lowest, found with less
+/// work. Cells come in row-major order.
 pub fn lowest_replies_to_placements(
     position: &Position,
     colour: Colour,
 ) -> impl Iterator<Item = (Cell, u32)> + '_ {
-    placement_replies(position, colour, true)
+    let mut candidates = Candidates::of(position, colour, |_| 0);
+    let mut lowest = u32::MAX;
+    while let Some((bound, _, index)) = candidates.next() {
+        if bound > lowest {
+            // This bound and every one after it are above the lowest reply.
+            break;
+        }
+        lowest = lowest.min(candidates.reply(index, lowest));
+    }
+    let reply = candidates.reply;
+    bits(position.board().vacant_bits()).map(move |index| {
+        let cell = Cell::new(index / 8, index % 8).expect("a vacant cell is on the board");
+        (cell, reply[index])
+    })
 }
 
-/// The two above: exact replies, or with `cut` cells above the running minimum cut short.
+/// Greedy Chaos's placement: the empty cell that leaves Order the lowest best reply, and that
+/// reply. Ties go to the cell with the lowest `tie_key` (asked once per empty cell, in
+/// row-major order), then to the first cell; random keys make the choice uniform among the
+/// lowest.
+///
+/// Choosing one cell is cheaper than [`lowest_replies_to_placements`]: a cell that can at best
+/// tie with the chosen one and has a higher key needs no exact reply.
+pub fn lowest_reply_placement(
+    position: &Position,
+    colour: Colour,
+    tie_key: impl FnMut(Cell) -> u32,
+) -> (Cell, u32) {
+    let mut candidates = Candidates::of(position, colour, tie_key);
+    // The chosen cell: its reply, then its key and cell, which break ties.
+    let (mut best, mut best_tie) = (u32::MAX, (u32::MAX, usize::MAX));
+    while let Some((bound, key, index)) = candidates.next() {
+        if (bound, (key, index)) > (best, best_tie) {
+            // This cell and every one after it lose to the chosen one.
+            break;
+        }
+        // Beating the chosen cell takes a lower reply, or an equal one and a tie won. (Here
+        // a cell that loses ties has a bound below `best`, so `best` is above 0.)
+        let enough = if (key, index) < best_tie {
+            best
+        } else {
+            best - 1
+        };
+        let reply = candidates.reply(index, enough);
+        if reply <= enough {
+            (best, best_tie) = (reply, (key, index));
+        }
+    }
+    let index = best_tie.1;
+    let cell = Cell::new(index / 8, index % 8).expect("an empty cell while placing");
+    (cell, best)
+}
+
+/// The placements of one chip, ordered by a cheap lower bound on Order's reply to each, so that
+/// the lowest replies are found first and the others can be cut short.
+struct Candidates<'a> {
+    position: &'a Position,
+    colour: Colour,
+    chip: u32,
+    tables: Box<Tables>,
+    /// Whether one empty cell is left (the placement ends the game: Order has no reply).
+    last: bool,
+    /// Per cell: the score after the placement, and the best slide it leaves alone (`NONE` where
+    /// that is unknown).
+    now: [u32; 64],
+    far: [i32; 64],
+    /// Per cell: Order's reply, or a lower bound on it.
+    reply: [u32; 64],
+    /// Bound, tie key and cell packed in one number; the first `taken` ascending.
+    order: [u64; 64],
+    count: usize,
+    taken: usize,
+}
+
+impl<'a> Candidates<'a> {
+    fn of(
+        position: &'a Position,
+        colour: Colour,
+        mut tie_key: impl FnMut(Cell) -> u32,
+    ) -> Candidates<'a> {
+        let chip = u32::from(colour.number());
+        let board = position.board();
+        let mut candidates = Candidates {
+            position,
+            colour,
+            chip,
+            tables: Tables::of(position, chip),
+            last: board.vacant_count() == 1,
+            now: [0; 64],
+            far: [NONE; 64],
+            reply: [0; 64],
+            order: [0; 64],
+            count: 0,
+            taken: 0,
+        };
+        let c = &mut candidates;
+        for index in bits(board.vacant_bits()) {
+            let (row, column) = (index / 8, index % 8);
+            c.now[index] = (position.score() as i32 + c.tables.placing[index] as i32) as u32;
+            if !c.last {
+                let spot = c.tables.spot(row, column);
+                if let Some(gain) = c.tables.far.best_unaffected(&spot) {
+                    c.far[index] = gain;
+                }
+            }
+            c.reply[index] = c.now[index] + c.far[index].max(0) as u32;
+            let key = tie_key(Cell::new(row, column).expect("a vacant cell is on the board"));
+            c.order[c.count] = u64::from(c.reply[index]) << 38 | u64::from(key) << 6 | index as u64;
+            c.count += 1;
+        }
+        candidates
+    }
+
+    /// The next candidate, the lowest bound (then tie key, then cell) first: its bound, tie key
+    /// and cell. (Picked one at a time: most choices look at a few, and sorting them all
+    /// costs more.)
+    fn next(&mut self) -> Option<(u32, u32, usize)> {
+        let rest = &mut self.order[self.taken..self.count];
+        let (lowest, _) = rest.iter().enumerate().min_by_key(|&(_, &packed)| packed)?;
+        rest.swap(0, lowest);
+        let packed = rest[0];
+        self.taken += 1;
+        Some((
+            (packed >> 38) as u32,
+            (packed >> 6) as u32,
+            (packed & 63) as usize,
+        ))
+    }
+
+    /// Order's reply to the placement on cell `index` if at most `enough`, else a lower bound
+    /// on it above `enough`; kept in `reply`.
+    fn reply(&mut self, index: usize, enough: u32) -> u32 {
+        if self.last {
+            return self.reply[index];
+        }
+        let (row, column) = (index / 8, index % 8);
+        let now = self.now[index];
+        self.reply[index] = if self.far[index] == NONE {
+            let cell = Cell::new(row, column).expect("a vacant cell is on the board");
+            let mut after = *self.position;
+            after.play_unchecked(entropy_core::Move::Place {
+                colour: self.colour,
+                cell,
+            });
+            now + threats(&after).0
+        } else {
+            let placed = self.tables.placed(self.tables.spot(row, column), self.chip);
+            let limit = enough.saturating_sub(now).min(i32::MAX as u32) as i32;
+            now + self.far[index]
+                .max(self.tables.changed_best(&placed, limit))
+                .max(0) as u32
+        };
+        self.reply[index]
+    }
+}
+
+/// The set bits of a bitboard, lowest first.
+fn bits(mut set: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        let index = set.trailing_zeros() as usize;
+        set &= set.wrapping_sub(1);
+        (index < 64).then_some(index)
+    })
+}
+
+/// Order's exact best reply to each placement, cell by cell.
 fn placement_replies(
     position: &Position,
     colour: Colour,
-    cut: bool,
 ) -> impl Iterator<Item = (Cell, u32)> + '_ {
     let chip = u32::from(colour.number());
     let mut tables = Tables::of(position, chip);
-    // Without cutting, no reply is ever above this.
-    let mut lowest = u32::MAX;
     let board = position.board();
     let last = board.vacant_count() == 1;
-    // The empty cells in row-major order, from the bitboard (bit 8 * row + column).
-    let mut vacant = board.vacant_bits();
-    let cells = std::iter::from_fn(move || {
-        let index = vacant.trailing_zeros() as usize;
-        vacant &= vacant.wrapping_sub(1);
-        (index < 64).then_some(index)
-    });
-    cells.map(move |index| {
+    bits(board.vacant_bits()).map(move |index| {
         let (row, column) = (index / 8, index % 8);
         let cell = Cell::new(row, column).expect("a vacant cell is on the board");
         let now = (position.score() as i32 + tables.placing[index] as i32) as u32;
-        let reply = if last || now > lowest {
+        let reply = if last {
             now
         } else {
-            let placed = tables.placed(row, column, chip);
-            match tables.far.best_unaffected(&placed) {
-                Some(far) if now + far as u32 > lowest => now + far as u32,
-                Some(far) => {
-                    let limit = (lowest - now).min(i32::MAX as u32) as i32;
-                    now + far.max(tables.changed_best(&placed, limit)).max(0) as u32
-                }
+            let placed = tables.placed(tables.spot(row, column), chip);
+            match tables.far.best_unaffected(&placed.spot) {
+                Some(far) => now + far.max(tables.changed_best(&placed, i32::MAX)).max(0) as u32,
                 None => {
                     let mut after = *position;
                     after.play_unchecked(entropy_core::Move::Place { colour, cell });
@@ -81,9 +228,6 @@ fn placement_replies(
                 }
             }
         };
-        if cut {
-            lowest = lowest.min(reply);
-        }
         (cell, reply)
     })
 }
@@ -160,40 +304,17 @@ struct LineState {
     occupancy: u8,
 }
 
-/// The chip a placement would put on the board and the two lines it joins, as they would be.
-struct Placed {
-    /// Its row and column.
+/// Where a placement would put its chip, and how far along its lines the chip reaches: what
+/// decides which slides it changes.
+#[derive(Clone, Copy)]
+struct Spot {
     row: usize,
     column: usize,
-    /// Its row (index 0) and column (index 1) with the chip.
-    lines: [LineState; 2],
     /// The reach of the chip along its row (index 0) and its column (1).
     reach: [u8; 2],
 }
 
-impl Placed {
-    /// The line the chip joins in direction `D`, and the chip's position along it.
-    #[inline(always)]
-    fn line<const D: usize>(&self) -> (usize, usize) {
-        if D == ROWS {
-            (self.row, self.column)
-        } else {
-            (self.column, self.row)
-        }
-    }
-
-    /// The chips of the run through the chip along its line in direction `D` (itself
-    /// included), and the run's lowest and highest positions.
-    #[inline(always)]
-    fn run<const D: usize>(&self) -> (u8, usize, usize) {
-        let run = self.reach[D] & self.lines[D].occupancy;
-        let (low, high) = (
-            run.trailing_zeros() as usize,
-            7 - run.leading_zeros() as usize,
-        );
-        (run, low, high)
-    }
-
+impl Spot {
     /// Whether a slide along line `i` in direction `d` from position `p` to `q`, scored before
     /// the placement, gains something else after it (or is no longer a move).
     #[inline(always)]
@@ -210,6 +331,37 @@ impl Placed {
         } else {
             (p == cross || q == cross) && self.reach[1 - d] & 1 << i != 0
         }
+    }
+}
+
+/// The chip a placement would put on the board and the two lines it joins, as they would be.
+struct Placed {
+    spot: Spot,
+    /// Its row (index 0) and column (index 1) with the chip.
+    lines: [LineState; 2],
+}
+
+impl Placed {
+    /// The line the chip joins in direction `D`, and the chip's position along it.
+    #[inline(always)]
+    fn line<const D: usize>(&self) -> (usize, usize) {
+        if D == ROWS {
+            (self.spot.row, self.spot.column)
+        } else {
+            (self.spot.column, self.spot.row)
+        }
+    }
+
+    /// The chips of the run through the chip along its line in direction `D` (itself
+    /// included), and the run's lowest and highest positions.
+    #[inline(always)]
+    fn run<const D: usize>(&self) -> (u8, usize, usize) {
+        let run = self.spot.reach[D] & self.lines[D].occupancy;
+        let (low, high) = (
+            run.trailing_zeros() as usize,
+            7 - run.leading_zeros() as usize,
+        );
+        (run, low, high)
     }
 }
 
@@ -251,8 +403,10 @@ struct Tables {
     /// terms a placement on the chip's crossing line leaves alone), or [`NONE`].
     best_out: [[i16; 64]; 2],
     /// For each empty cell and direction, the slides onto it along that line from the
-    /// nearest chip below and above.
+    /// nearest chip below and above: found by the scan for touching cells, on demand for the
+    /// others (those in `arrived`).
     arrivals: [[[Arrival; 2]; 64]; 2],
+    arrived: u64,
     /// For each empty cell, what a chip of each colour would add to its row (0) or column (1);
     /// `i8::MIN` where not yet looked up.
     join: [[[i8; 8]; 64]; 2],
@@ -287,6 +441,7 @@ impl Tables {
             leave: [[0; 64]; 2],
             best_out: [[NONE as i16; 64]; 2],
             arrivals: [[[Arrival::NONE; 2]; 64]; 2],
+            arrived: 0,
             join: [[[i8::MIN; 8]; 64]; 2],
             far: FarSlides::new(),
         });
@@ -306,16 +461,6 @@ impl Tables {
         for i in 0..n {
             tables.scan_line::<ROWS>(i);
             tables.scan_line::<COLUMNS>(i);
-        }
-        // The scan found the slides onto touching cells; the others count next to a placed
-        // chip, which is most placements' case.
-        let mut lonely = tables.vacant & !tables.touching;
-        while lonely != 0 {
-            let index = lonely.trailing_zeros() as usize;
-            lonely &= lonely - 1;
-            let (r, c) = (index / 8, index % 8);
-            tables.arrivals[ROWS][index] = tables.slides_onto(ROWS, r, c);
-            tables.arrivals[COLUMNS][index] = tables.slides_onto(COLUMNS, c, r);
         }
         tables
     }
@@ -394,31 +539,39 @@ impl Tables {
         gain as i32
     }
 
-    /// The chip placed on row `r`, column `c` and the two lines it joins.
+    /// The chip placed at `spot` and the two lines it joins.
     #[inline(always)]
-    fn placed(&self, r: usize, c: usize, chip: u32) -> Placed {
+    fn placed(&self, spot: Spot, chip: u32) -> Placed {
+        let (r, c) = (spot.row, spot.column);
         let index = at(ROWS, r, c);
         let [row, column] = [self.lines[ROWS][r], self.lines[COLUMNS][c]];
-        let scores = [
-            self.with_chip[ROWS][index] as i32,
-            self.with_chip[COLUMNS][index] as i32,
-        ];
         Placed {
-            row: r,
-            column: c,
+            spot,
             lines: [
                 LineState {
                     key: row.key | chip << shift(c),
-                    score: scores[0],
+                    score: self.with_chip[ROWS][index] as i32,
                     occupancy: row.occupancy | 1 << c,
                 },
                 LineState {
                     key: column.key | chip << shift(r),
-                    score: scores[1],
+                    score: self.with_chip[COLUMNS][index] as i32,
                     occupancy: column.occupancy | 1 << r,
                 },
             ],
-            reach: [run_reach(row.occupancy, c), run_reach(column.occupancy, r)],
+        }
+    }
+
+    /// Where a chip placed on row `r`, column `c` would be, and its reach.
+    #[inline(always)]
+    fn spot(&self, r: usize, c: usize) -> Spot {
+        Spot {
+            row: r,
+            column: c,
+            reach: [
+                run_reach(self.lines[ROWS][r].occupancy, c),
+                run_reach(self.lines[COLUMNS][c].occupancy, r),
+            ],
         }
     }
 
@@ -449,7 +602,7 @@ impl Tables {
     /// The best gain (or the least loss) among the slides a placement changes or makes; or, as
     /// soon as one gains more than `limit`, that gain.
     fn changed_best(&mut self, placed: &Placed, limit: i32) -> i32 {
-        let bit = 1u64 << at(ROWS, placed.row, placed.column);
+        let bit = 1u64 << at(ROWS, placed.spot.row, placed.spot.column);
         let touching =
             (self.touching | bit << 1 | bit >> 1 | bit << 8 | bit >> 8) & self.vacant & !bit;
         let mut best = self.placed_line_best::<ROWS>(placed, touching, limit);
@@ -591,9 +744,17 @@ impl Tables {
     /// The best slide along the line crossing the placed chip's line in direction `D` at the
     /// empty position `pos` onto it.
     #[inline(always)]
-    fn best_arrival<const D: usize>(&self, placed: &Placed, pos: usize) -> i32 {
+    fn best_arrival<const D: usize>(&mut self, placed: &Placed, pos: usize) -> i32 {
         let (m, _) = placed.line::<D>();
         let line = placed.lines[D];
+        let index = at(D, m, pos);
+        if (self.touching | self.arrived) >> index & 1 == 0 {
+            // Away from every chip: the scan left it out.
+            self.arrived |= 1 << index;
+            let (r, c) = (index / 8, index % 8);
+            self.arrivals[ROWS][index] = self.slides_onto(ROWS, r, c);
+            self.arrivals[COLUMNS][index] = self.slides_onto(COLUMNS, c, r);
+        }
         let [below, above] = self.arrivals[1 - D][at(D, m, pos)].map(|slide| {
             let with = line.key | u32::from(slide.colour) << shift(pos);
             slide.gain as i32 + line_score(with) as i32
@@ -652,9 +813,9 @@ impl FarSlides {
 
     /// The best gain (0 if none) among the slides a placement leaves alone, or `None` if
     /// every kept slide is changed and some were not kept.
-    fn best_unaffected(&self, placed: &Placed) -> Option<i32> {
+    fn best_unaffected(&self, spot: &Spot) -> Option<i32> {
         let changed = |s: &&FarSlide| {
-            placed.changes(
+            spot.changes(
                 s.direction as usize,
                 s.line as usize,
                 s.from as usize,
