@@ -1,6 +1,8 @@
 //! Order's best reply to each placement Chaos can make: greedy Chaos's question, asked once per
 //! empty cell. The answers share most of their work, so it is done once per position, in
-//! [`Tables`], and each placement pays only for the slides it changes.
+//! [`Tables`], and each placement pays only for the slides it changes. Greedy Chaos needs the
+//! exact answer only for its lowest cells: [`Candidates`] orders the cells by a cheap lower bound
+//! so that the others are cut short.
 //!
 //! A slide along a line from `p` to `q` gains three terms: what its own line gains, what the
 //! line crossing at `p` loses (never positive) and what the line crossing at `q` gains. A line's

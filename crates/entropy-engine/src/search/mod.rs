@@ -2,7 +2,7 @@
 //! depth and time limits. It never prints; callers read its [`SearchResult`].
 //!
 //! - [`star`]: the *-minimax node search (alpha-beta at decisions, Star2 at chance nodes).
-//! - [`reference`]: plain expectimax, the slow twin the tests compare against.
+//! - [`mod@reference`]: plain expectimax, the slow twin the tests compare against.
 //! - [`tt`]: the transposition table.
 //! - [`ordering`]: move ordering and killer moves.
 //! - [`time`]: how much of the clock a move may use.
