@@ -28,7 +28,9 @@ pub fn replies_to_placements(
     position: &Position,
     colour: Colour,
 ) -> impl Iterator<Item = (Cell, u32)> + '_ {
-    placement_replies(position, colour)
+    let mut candidates = Candidates::of(position, colour, |_| 0);
+    bits(position.board().vacant_bits())
+        .map(move |index| (cell(index), candidates.reply(index, u32::MAX)))
 }
 
 /// [`replies_to_placements`] for a player who wants only the lowest replies (greedy Chaos
@@ -49,10 +51,7 @@ pub fn lowest_replies_to_placements(
         lowest = lowest.min(candidates.reply(index, lowest));
     }
     let reply = candidates.reply;
-    bits(position.board().vacant_bits()).map(move |index| {
-        let cell = Cell::new(index / 8, index % 8).expect("a vacant cell is on the board");
-        (cell, reply[index])
-    })
+    bits(position.board().vacant_bits()).map(move |index| (cell(index), reply[index]))
 }
 
 /// Greedy Chaos's placement: the empty cell that leaves Order the lowest best reply, and that
@@ -87,13 +86,11 @@ pub fn lowest_reply_placement(
             (best, best_tie) = (reply, (key, index));
         }
     }
-    let index = best_tie.1;
-    let cell = Cell::new(index / 8, index % 8).expect("an empty cell while placing");
-    (cell, best)
+    (cell(best_tie.1), best)
 }
 
-/// The placements of one chip, ordered by a cheap lower bound on Order's reply to each, so that
-/// the lowest replies are found first and the others can be cut short.
+/// The placements of one chip, each with a cheap lower bound on Order's reply, handed out lowest
+/// bound first, so that the lowest replies are found first and the others can be cut short.
 struct Candidates<'a> {
     position: &'a Position,
     colour: Colour,
@@ -145,7 +142,7 @@ impl<'a> Candidates<'a> {
                 }
             }
             c.reply[index] = c.now[index] + c.far[index].max(0) as u32;
-            let key = tie_key(Cell::new(row, column).expect("a vacant cell is on the board"));
+            let key = tie_key(cell(index));
             c.order[c.count] = u64::from(c.reply[index]) << 38 | u64::from(key) << 6 | index as u64;
             c.count += 1;
         }
@@ -177,11 +174,10 @@ impl<'a> Candidates<'a> {
         let (row, column) = (index / 8, index % 8);
         let now = self.now[index];
         self.reply[index] = if self.far[index] == NONE {
-            let cell = Cell::new(row, column).expect("a vacant cell is on the board");
             let mut after = *self.position;
             after.play_unchecked(entropy_core::Move::Place {
                 colour: self.colour,
-                cell,
+                cell: cell(index),
             });
             now + threats(&after).0
         } else {
@@ -195,42 +191,17 @@ impl<'a> Candidates<'a> {
     }
 }
 
+/// The cell at `index` (`8 * row + column`) of a bitboard.
+fn cell(index: usize) -> Cell {
+    Cell::new(index / 8, index % 8).expect("a bitboard index of the board")
+}
+
 /// The set bits of a bitboard, lowest first.
 fn bits(mut set: u64) -> impl Iterator<Item = usize> {
     std::iter::from_fn(move || {
         let index = set.trailing_zeros() as usize;
         set &= set.wrapping_sub(1);
         (index < 64).then_some(index)
-    })
-}
-
-/// Order's exact best reply to each placement, cell by cell.
-fn placement_replies(
-    position: &Position,
-    colour: Colour,
-) -> impl Iterator<Item = (Cell, u32)> + '_ {
-    let chip = u32::from(colour.number());
-    let mut tables = Tables::of(position, chip);
-    let board = position.board();
-    let last = board.vacant_count() == 1;
-    bits(board.vacant_bits()).map(move |index| {
-        let (row, column) = (index / 8, index % 8);
-        let cell = Cell::new(row, column).expect("a vacant cell is on the board");
-        let now = (position.score() as i32 + tables.placing[index] as i32) as u32;
-        let reply = if last {
-            now
-        } else {
-            let placed = tables.placed(tables.spot(row, column), chip);
-            match tables.far.best_unaffected(&placed.spot) {
-                Some(far) => now + far.max(tables.changed_best(&placed, i32::MAX)).max(0) as u32,
-                None => {
-                    let mut after = *position;
-                    after.play_unchecked(entropy_core::Move::Place { colour, cell });
-                    now + threats(&after).0
-                }
-            }
-        };
-        (cell, reply)
     })
 }
 
@@ -416,7 +387,8 @@ struct Tables {
 }
 
 impl Tables {
-    /// Boxed: the tables are a few kilobytes, moved into the iterator and out of the function.
+    /// Boxed: the tables are a few kilobytes, moved out of the function and into the caller's
+    /// candidates.
     fn of(position: &Position, chip: u32) -> Box<Tables> {
         let board = position.board();
         let n = board.size().side();
@@ -449,10 +421,7 @@ impl Tables {
         });
         tables.line_changes::<ROWS>(chip);
         tables.line_changes::<COLUMNS>(chip);
-        let mut vacant = tables.vacant;
-        while vacant != 0 {
-            let index = vacant.trailing_zeros() as usize;
-            vacant &= vacant - 1;
+        for index in bits(tables.vacant) {
             let (r, c) = (index / 8, index % 8);
             let added = tables.with_chip[ROWS][index] as i32
                 + tables.with_chip[COLUMNS][index] as i32
