@@ -54,13 +54,13 @@ pub fn role_index(role: Role) -> usize {
     }
 }
 
-/// Plays one game of Entropy(size) with chips in the order of `deal` (the whole bag) and
-/// `clock` per player. A player that faults forfeits: it is told the game is over and a random
+/// Plays one game of Entropy(size) with chips in the order of `deal` (the whole bag) and each
+/// role's clock (`clocks[0]` Order's, `clocks[1]` Chaos's; unequal clocks give time odds). A player that faults forfeits: it is told the game is over and a random
 /// jury player seeded by `jury_seed` makes its remaining moves.
 pub fn play_game(
     size: Size,
     deal: &[Colour],
-    clock: Duration,
+    clocks: [Duration; 2],
     jury_seed: u64,
     order: &mut dyn Player,
     chaos: &mut dyn Player,
@@ -69,7 +69,7 @@ pub fn play_game(
     let mut referee = Referee {
         position: Position::new(size),
         moves: Vec::with_capacity(3 * size.cells()),
-        clock,
+        clocks,
         time_used: [Duration::ZERO; 2],
         active: [true; 2],
         forfeits: Vec::new(),
@@ -105,7 +105,7 @@ pub fn play_game(
 struct Referee {
     position: Position,
     moves: Vec<Move>,
-    clock: Duration,
+    clocks: [Duration; 2],
     time_used: [Duration; 2],
     active: [bool; 2],
     forfeits: Vec<Forfeit>,
@@ -146,7 +146,7 @@ impl Referee {
 
     fn ask(&mut self, role: Role, player: &mut dyn Player) -> Result<Move, Fault> {
         let i = role_index(role);
-        let left = self.clock.saturating_sub(self.time_used[i]);
+        let left = self.clocks[i].saturating_sub(self.time_used[i]);
         let started = Instant::now();
         let answer = player.request(&self.position, &self.moves, left);
         let took = started.elapsed();
@@ -185,7 +185,7 @@ mod tests {
         let mut order = BuiltinPlayer::new("greedy", 1).unwrap();
         let mut chaos = BuiltinPlayer::new("random", 2).unwrap();
         let clock = Duration::from_secs(30);
-        let outcome = play_game(Size::SEVEN, &deal, clock, 3, &mut order, &mut chaos);
+        let outcome = play_game(Size::SEVEN, &deal, [clock; 2], 3, &mut order, &mut chaos);
         assert!(outcome.position.is_over());
         assert!(outcome.forfeits.is_empty());
         assert_eq!(outcome.moves.len(), 3 * 49 - 1);
@@ -219,7 +219,7 @@ mod tests {
         let mut order = Scripted(Ok(Move::Draw(Colour::Red)));
         let mut chaos = BuiltinPlayer::new("greedy", 2).unwrap();
         let clock = Duration::from_secs(30);
-        let outcome = play_game(Size::FIVE, &deal, clock, 3, &mut order, &mut chaos);
+        let outcome = play_game(Size::FIVE, &deal, [clock; 2], 3, &mut order, &mut chaos);
         assert!(outcome.position.is_over());
         assert_eq!(outcome.forfeits.len(), 1);
         let forfeit = &outcome.forfeits[0];
@@ -246,9 +246,13 @@ mod tests {
         let deal = shuffled_bag(Size::FIVE, 4);
         let mut chaos = BuiltinPlayer::new("random", 2).unwrap();
         let clock = Duration::from_millis(100);
-        let outcome = play_game(Size::FIVE, &deal, clock, 3, &mut Slow, &mut chaos);
+        let outcome = play_game(Size::FIVE, &deal, [clock; 2], 3, &mut Slow, &mut chaos);
         assert_eq!(outcome.forfeits.len(), 1);
         assert_eq!(outcome.forfeits[0].fault.kind, FaultKind::Timeout);
         assert!(outcome.forfeits[0].turn > 1);
+        // Time odds: the same player with ten times the clock finishes the game.
+        let long = Duration::from_secs(1);
+        let outcome = play_game(Size::FIVE, &deal, [long, clock], 3, &mut Slow, &mut chaos);
+        assert!(outcome.forfeits.is_empty(), "{:?}", outcome.forfeits);
     }
 }

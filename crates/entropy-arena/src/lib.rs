@@ -8,6 +8,7 @@
 //! - [`record`]: the JSON line written for every game, and reading a file of them back.
 //! - [`tournament`]: a match of paired deals, run in parallel, resumable.
 //! - [`stats`]: means, paired differences and t-based confidence intervals.
+//! - [`sprt`]: the sequential probability ratio test on paired margins.
 
 #![deny(clippy::print_stdout, clippy::print_stderr)]
 
@@ -15,6 +16,7 @@ pub mod deal;
 pub mod game;
 pub mod player;
 pub mod record;
+pub mod sprt;
 pub mod stats;
 pub mod tournament;
 

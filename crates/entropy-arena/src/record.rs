@@ -3,12 +3,14 @@
 
 use std::io::{BufRead, BufReader};
 use std::path::Path;
+use std::time::Duration;
 
 use entropy_core::{Move, Role};
 use serde::{Deserialize, Serialize};
 
 use crate::game::{role_index, GameOutcome};
 use crate::player::{FaultKind, PlayerSpec};
+use crate::sprt::SprtStatus;
 
 /// What makes games belong to the same match: a file is resumed only with the same settings.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -17,10 +19,31 @@ pub struct MatchKey {
     pub players: [PlayerSpec; 2],
     /// The match seed (deals, bots and jury are derived from it).
     pub seed: u64,
-    /// Each player's clock per game, in milliseconds.
+    /// Player A's clock per game, in milliseconds (and B's, unless `clock_b_ms` is given).
     pub clock_ms: u64,
+    /// Player B's clock per game, in milliseconds, where it differs from A's (time odds).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock_b_ms: Option<u64>,
     /// The board side N.
     pub size: u8,
+}
+
+impl MatchKey {
+    /// Each player's clock per game: index 0 A's, 1 B's.
+    pub fn clocks(&self) -> [Duration; 2] {
+        let a = self.clock_ms;
+        [a, self.clock_b_ms.unwrap_or(a)].map(Duration::from_millis)
+    }
+
+    /// The clocks in words: `30 s`, or `30 s (A) / 3 s (B)` with time odds.
+    pub fn clock_text(&self) -> String {
+        let [a, b] = self.clocks().map(|c| c.as_secs_f64());
+        if a == b {
+            format!("{a} s")
+        } else {
+            format!("{a} s (A) / {b} s (B)")
+        }
+    }
 }
 
 /// One player's part in a game.
@@ -76,6 +99,9 @@ pub struct GameRecord {
     pub termination: String,
     /// The forfeits, if any.
     pub forfeits: Vec<ForfeitRecord>,
+    /// Where the match's SPRT stood once this game was counted (matches run with one only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sprt: Option<SprtStatus>,
 }
 
 impl GameRecord {
@@ -132,6 +158,7 @@ impl GameRecord {
                     turn: f.turn,
                 })
                 .collect(),
+            sprt: None,
         }
     }
 
@@ -204,7 +231,6 @@ mod tests {
     use crate::game::play_game;
     use crate::player::BuiltinPlayer;
     use entropy_core::{Position, Size};
-    use std::time::Duration;
 
     #[test]
     fn a_record_round_trips_through_json_and_replays() {
@@ -215,6 +241,7 @@ mod tests {
             ],
             seed: 1,
             clock_ms: 30_000,
+            clock_b_ms: None,
             size: 7,
         };
         let deal = shuffled_bag(Size::SEVEN, 5);
@@ -223,7 +250,7 @@ mod tests {
         let outcome = play_game(
             Size::SEVEN,
             &deal,
-            Duration::from_secs(30),
+            [Duration::from_secs(30); 2],
             1,
             &mut b,
             &mut a,

@@ -2,9 +2,9 @@
 //! each record handed back as soon as its game ends.
 
 use std::collections::HashSet;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::ops::ControlFlow;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
-use std::time::Duration;
 
 use entropy_core::Size;
 
@@ -53,21 +53,34 @@ impl MatchConfig {
         let (order_spec, chaos_spec) = if task.game == 0 { (a, b) } else { (b, a) };
         let mut order = order_spec.instantiate(seed(0)).expect("a validated player");
         let mut chaos = chaos_spec.instantiate(seed(1)).expect("a validated player");
-        let clock = Duration::from_millis(key.clock_ms);
-        let outcome = play_game(size, &deal, clock, seed(2), order.as_mut(), chaos.as_mut());
+        // Clocks go with the players: A's clock is Order's in game 0 and Chaos's in game 1.
+        let [clock_a, clock_b] = key.clocks();
+        let clocks = if task.game == 0 {
+            [clock_a, clock_b]
+        } else {
+            [clock_b, clock_a]
+        };
+        let outcome = play_game(size, &deal, clocks, seed(2), order.as_mut(), chaos.as_mut());
         GameRecord::new(key, task.deal, task.game, deal_seed, &outcome)
     }
 
     /// Plays the tasks on `jobs` threads, calling `on_record` on this thread for each game as it
-    /// ends (in order of completion).
-    pub fn run(&self, tasks: &[Task], mut on_record: impl FnMut(GameRecord)) {
+    /// ends (in order of completion). When `on_record` breaks, no further game is started; the
+    /// games already under way finish and are handed over too, so none is lost.
+    pub fn run(&self, tasks: &[Task], mut on_record: impl FnMut(GameRecord) -> ControlFlow<()>) {
         let next = AtomicUsize::new(0);
-        let (sender, receiver) = mpsc::channel();
+        let stop = AtomicBool::new(false);
+        // A rendezvous channel: a thread hands its game over before it starts another, so a
+        // break stops the match within a game or so per thread even when games take microseconds.
+        let (sender, receiver) = mpsc::sync_channel(0);
         std::thread::scope(|scope| {
             for _ in 0..self.jobs.clamp(1, tasks.len().max(1)) {
                 let sender = sender.clone();
-                let next = &next;
+                let (next, stop) = (&next, &stop);
                 scope.spawn(move || loop {
+                    if stop.load(Ordering::Relaxed) {
+                        break;
+                    }
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(&task) = tasks.get(i) else { break };
                     if sender.send(self.play(task)).is_err() {
@@ -77,7 +90,9 @@ impl MatchConfig {
             }
             drop(sender);
             for record in receiver {
-                on_record(record);
+                if on_record(record).is_break() {
+                    stop.store(true, Ordering::Relaxed);
+                }
             }
         });
     }
@@ -97,6 +112,7 @@ mod tests {
                 ],
                 seed: 42,
                 clock_ms: 30_000,
+                clock_b_ms: None,
                 size: 5,
             },
             deals: 3,
@@ -108,10 +124,16 @@ mod tests {
     fn results_do_not_depend_on_parallelism_or_order() {
         let serial = config(1);
         let mut one = Vec::new();
-        serial.run(&serial.tasks(&HashSet::new()), |r| one.push(r));
+        serial.run(&serial.tasks(&HashSet::new()), |r| {
+            one.push(r);
+            ControlFlow::Continue(())
+        });
         let parallel = config(4);
         let mut many = Vec::new();
-        parallel.run(&parallel.tasks(&HashSet::new()), |r| many.push(r));
+        parallel.run(&parallel.tasks(&HashSet::new()), |r| {
+            many.push(r);
+            ControlFlow::Continue(())
+        });
         let key = |r: &GameRecord| (r.deal, r.game);
         one.sort_by_key(key);
         many.sort_by_key(key);
@@ -130,6 +152,28 @@ mod tests {
                 .collect::<Vec<_>>()
         };
         assert_eq!(chips(&one[0]), chips(&one[1]));
+    }
+
+    #[test]
+    fn a_break_starts_no_further_game_and_loses_none_under_way() {
+        let config = MatchConfig {
+            deals: 20,
+            ..config(2)
+        };
+        let tasks = config.tasks(&HashSet::new());
+        let mut seen = Vec::new();
+        config.run(&tasks, |r| {
+            seen.push(r);
+            ControlFlow::Break(())
+        });
+        // The first game breaks. The other thread's game under way then is handed over too, and
+        // a thread may start one more game before it sees the flag (the flag is not a lock), so
+        // a few games follow, not the 39 left.
+        assert!((1..=8).contains(&seen.len()), "{}", seen.len());
+        let mut tasks_seen: Vec<_> = seen.iter().map(|r| (r.deal, r.game)).collect();
+        tasks_seen.sort();
+        tasks_seen.dedup();
+        assert_eq!(tasks_seen.len(), seen.len(), "no game is played twice");
     }
 
     #[test]

@@ -144,6 +144,57 @@ fn match_between_built_in_bots_writes_records_and_resumes() {
 }
 
 #[test]
+fn an_sprt_match_stops_when_it_decides_and_resumes_to_the_same_decision() {
+    let dir = scratch("sprt");
+    let out_file = dir.join("games.jsonl");
+    let out = out_file.to_str().unwrap();
+    let args = [
+        "match",
+        "greedy",
+        "random",
+        "--size",
+        "5",
+        "--sprt",
+        "0,5",
+        "--out",
+        out,
+        "--quiet",
+        "--clock-b",
+        "20",
+    ];
+    let first = entropy(&args, "");
+    assert!(first.status.success(), "{}", text(&first.stderr));
+    let summary = text(&first.stdout);
+    assert!(summary.contains("H1 accepted"), "{summary}");
+    assert!(summary.contains("30 s (A) / 20 s (B) clock"), "{summary}");
+    let games = records(&out_file);
+    // Greedy beats random by about 37 points a deal on 5x5: the test decides within a few dozen
+    // deals (a thread may finish a game or two after the decision), far below the 1000 allowed.
+    assert!(games.len() < 100, "{} games", games.len());
+    let last = games.last().unwrap();
+    assert_eq!(last["match"]["clock_b_ms"], 20_000);
+    let sprt = &last["sprt"];
+    assert_eq!(sprt["decision"], "H1", "{last}");
+    assert!(sprt["llr"].as_f64().unwrap() >= sprt["upper"].as_f64().unwrap());
+    let line = summary
+        .lines()
+        .find(|l| l.starts_with("SPRT"))
+        .unwrap()
+        .to_owned();
+
+    // Run again: nothing more is played, the same decision at the same deal.
+    let second = entropy(&args, "");
+    assert!(second.status.success(), "{}", text(&second.stderr));
+    assert!(text(&second.stderr).contains("already decided"));
+    assert_eq!(records(&out_file).len(), games.len());
+    assert!(
+        text(&second.stdout).contains(&line),
+        "{}",
+        text(&second.stdout)
+    );
+}
+
+#[test]
 fn codecup_plays_through_the_arena_against_itself_without_forfeits() {
     let dir = scratch("self");
     let out_file = dir.join("self.jsonl");
@@ -330,6 +381,24 @@ fn bad_arguments_are_explained() {
         "{}",
         text(&out.stderr)
     );
+    for (args, expected) in [
+        (
+            &["match", "--clock-b=0"][..],
+            "--clock-b must be a positive number",
+        ),
+        (&["match", "--sprt", "5"], "is not two margins M0,M1"),
+        (&["match", "--sprt", "5,0"], "must be above its H0 margin"),
+        (
+            &["match", "--sprt", "0,5", "--alpha", "0.9"],
+            "alpha must be between",
+        ),
+        (&["match", "--alpha", "0.1"], "--sprt"),
+    ] {
+        let out = entropy(args, "");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let stderr = text(&out.stderr);
+        assert!(stderr.contains(expected), "{args:?}: {stderr}");
+    }
 }
 
 /// Starts `entropy course-server` on a free port; returns the child and the port.
@@ -472,4 +541,23 @@ fn the_course_server_survives_broken_clients() {
             .any(|r| r.contains("disconnected") || r.contains("write failed")),
         "{reasons:?}"
     );
+}
+
+#[test]
+fn the_baseline_script_explains_its_use_and_bad_revisions() {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scripts/baseline.sh");
+    let help = Command::new("bash")
+        .arg(&script)
+        .arg("--help")
+        .output()
+        .unwrap();
+    assert!(help.status.success());
+    assert!(text(&help.stdout).contains("Usage: scripts/baseline.sh REV"));
+    let bad = Command::new("bash")
+        .arg(&script)
+        .arg("no-such-revision-xyz")
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(text(&bad.stderr).contains("no-such-revision-xyz is not a revision"));
 }

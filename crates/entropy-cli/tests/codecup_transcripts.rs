@@ -44,7 +44,7 @@ fn bless() {
         } else {
             (&mut referee_bot, &mut ours)
         };
-        let outcome = play_game(Size::SEVEN, &deal, clock, seed, order, chaos);
+        let outcome = play_game(Size::SEVEN, &deal, [clock; 2], seed, order, chaos);
         assert!(outcome.forfeits.is_empty(), "{:?}", outcome.forfeits);
         let mut text = format!(
             "# args: {args}\n# exit: 0\n# {bot} as {role} against a random referee bot on deal seed {seed}; final score {}\n",

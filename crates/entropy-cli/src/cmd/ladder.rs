@@ -94,6 +94,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
                     players: [spec.clone(), reference.clone()],
                     seed: args.seed,
                     clock_ms: (args.clock * 1000.0).round() as u64,
+                    clock_b_ms: None,
                     size: 7,
                 },
                 deals: args.deals,
@@ -108,7 +109,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 args.deals,
                 reference.short_label()
             );
-            play_match(&config, &path, args.quiet)?;
+            play_match(&config, &path, None, args.quiet)?;
         }
     }
     let table = table(&args, &reference)?;

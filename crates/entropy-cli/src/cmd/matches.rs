@@ -3,12 +3,14 @@
 use std::collections::HashSet;
 use std::fs::{self, OpenOptions};
 use std::io::Write;
+use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{bail, Context, Result};
 use entropy_arena::player::PlayerSpec;
 use entropy_arena::record::{read_records, GameRecord, MatchKey};
+use entropy_arena::sprt::{Hypothesis, MatchSprt, SprtConfig, SprtStatus};
 use entropy_arena::stats::{summarize, MeanCi, Summary};
 use entropy_arena::tournament::{MatchConfig, Task};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -26,6 +28,12 @@ use indicatif::{ProgressBar, ProgressStyle};
 ///
 /// Players: a built-in bot's name (see `entropy bots`), `bot:NAME`, or a shell command that
 /// speaks the CodeCup protocol, e.g. `cmd:./mybot` or `"entropy codecup --bot greedy"`.
+///
+/// With `--sprt M0,M1` the match is a sequential probability ratio test on the paired margins
+/// (H0: A's mean margin over B is at most M0 points per deal; H1: at least M1): it stops as soon
+/// as the deals played decide, says which hypothesis it accepted, and writes its log-likelihood
+/// ratio and bounds in the summary and in every record. `--deals` is then the most it plays.
+/// To test a change against a git revision: `scripts/baseline.sh REV` (docs/search.md).
 #[derive(clap::Args)]
 pub struct Args {
     /// Player A.
@@ -34,15 +42,32 @@ pub struct Args {
     /// Player B.
     #[arg(default_value = "random")]
     b: String,
-    /// Number of deals; each is played twice with roles swapped.
-    #[arg(long, default_value_t = 100)]
-    deals: u32,
+    /// Number of deals; each is played twice with roles swapped [default: 100, or 1000 with
+    /// --sprt, which usually stops long before].
+    #[arg(long)]
+    deals: Option<u32>,
     /// Seed of the deals, the bots and the jury.
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Each player's thinking time per game, in seconds.
     #[arg(long, default_value_t = 30.0, value_name = "SECONDS")]
     clock: f64,
+    /// Player A's thinking time per game, in seconds, for time odds [default: --clock].
+    #[arg(long, value_name = "SECONDS")]
+    clock_a: Option<f64>,
+    /// Player B's thinking time per game, in seconds, for time odds [default: --clock].
+    #[arg(long, value_name = "SECONDS")]
+    clock_b: Option<f64>,
+    /// Run a sequential probability ratio test of H0 "A's mean paired margin <= M0" against
+    /// H1 "A's mean paired margin >= M1" (points per deal), and stop when it decides.
+    #[arg(long, value_name = "M0,M1")]
+    sprt: Option<String>,
+    /// The SPRT's alpha: the chance of accepting H1 when H0 holds.
+    #[arg(long, default_value_t = 0.05, requires = "sprt")]
+    alpha: f64,
+    /// The SPRT's beta: the chance of accepting H0 when H1 holds.
+    #[arg(long, default_value_t = 0.05, requires = "sprt")]
+    beta: f64,
     /// Games played at the same time [default: the number of CPUs].
     #[arg(long, short)]
     jobs: Option<usize>,
@@ -62,12 +87,21 @@ pub struct Args {
 
 pub fn run(args: Args) -> Result<ExitCode> {
     let size = super::parse_size(args.size)?;
-    if !(args.clock.is_finite() && args.clock > 0.0) {
-        bail!(
-            "--clock must be a positive number of seconds, not {}",
-            args.clock
-        );
-    }
+    let sprt = args
+        .sprt
+        .as_deref()
+        .map(|text| {
+            let (m0, m1) = SprtConfig::parse_margins(text)?;
+            SprtConfig::new(m0, m1, args.alpha, args.beta)
+        })
+        .transpose()
+        .map_err(anyhow::Error::msg)
+        .context("--sprt")?;
+    let clock = clock_ms("--clock", args.clock)?;
+    let clocks_ms = [("--clock-a", args.clock_a), ("--clock-b", args.clock_b)]
+        .map(|(flag, seconds)| seconds.map_or(Ok(clock), |s| clock_ms(flag, s)));
+    let [clock_a, clock_b] = clocks_ms;
+    let clocks_ms = [clock_a?, clock_b?];
     let players = [PlayerSpec::parse(&args.a), PlayerSpec::parse(&args.b)];
     for (label, spec) in ["A", "B"].iter().zip(&players) {
         spec.validate()
@@ -80,16 +114,18 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let key = MatchKey {
         players,
         seed: args.seed,
-        clock_ms: (args.clock * 1000.0).round() as u64,
+        clock_ms: clocks_ms[0],
+        clock_b_ms: (clocks_ms[1] != clocks_ms[0]).then_some(clocks_ms[1]),
         size: size.side() as u8,
     };
     let jobs = args
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .max(1);
+    let default_deals = if sprt.is_some() { 1000 } else { 100 };
     let config = MatchConfig {
         key,
-        deals: args.deals,
+        deals: args.deals.unwrap_or(default_deals),
         jobs,
     };
     let path = args
@@ -99,16 +135,42 @@ pub fn run(args: Args) -> Result<ExitCode> {
     if args.fresh && path.exists() {
         fs::remove_file(&path).with_context(|| format!("cannot delete {}", path.display()))?;
     }
-    let records = play_match(&config, &path, args.quiet)?;
-    print_summary(&config, &summarize(&records), &path);
+    let (records, sprt) = play_match(&config, &path, sprt, args.quiet)?;
+    print_summary(&config, &summarize(&records), sprt.as_ref(), &path);
     Ok(ExitCode::SUCCESS)
+}
+
+/// A clock in whole milliseconds, or what is wrong with the number of seconds given to `flag`.
+fn clock_ms(flag: &str, seconds: f64) -> Result<u64> {
+    if !(seconds.is_finite() && seconds > 0.0) {
+        bail!("{flag} must be a positive number of seconds, not {seconds}");
+    }
+    Ok((seconds * 1000.0).round().max(1.0) as u64)
 }
 
 /// Plays the games of a match missing from its records file, appending each as it ends, and
 /// returns all its records (those already there and the new ones) for deals below the count.
-pub fn play_match(config: &MatchConfig, path: &Path, quiet: bool) -> Result<Vec<GameRecord>> {
+/// With an SPRT, the test is run over the records already there and no further game starts
+/// once it decides; its final status is returned too.
+pub fn play_match(
+    config: &MatchConfig,
+    path: &Path,
+    sprt: Option<SprtConfig>,
+    quiet: bool,
+) -> Result<(Vec<GameRecord>, Option<SprtStatus>)> {
     let mut records = load_previous(path, &config.key)?;
     records.retain(|r| r.deal < config.deals);
+    let mut test = sprt.map(MatchSprt::new);
+    if let Some(test) = &mut test {
+        // Deal order, whatever order the file holds them in.
+        let mut sorted: Vec<&GameRecord> = records.iter().collect();
+        sorted.sort_by_key(|r| (r.deal, r.game));
+        for record in sorted {
+            test.add(record);
+        }
+    }
+    let decided =
+        |test: &Option<MatchSprt>| test.as_ref().is_some_and(|t| t.status().decision.is_some());
     let done: HashSet<Task> = records
         .iter()
         .map(|r| Task {
@@ -116,7 +178,15 @@ pub fn play_match(config: &MatchConfig, path: &Path, quiet: bool) -> Result<Vec<
             game: r.game,
         })
         .collect();
-    let tasks = config.tasks(&done);
+    let tasks = if decided(&test) {
+        eprintln!(
+            "{}: the SPRT had already decided; no game to play",
+            path.display()
+        );
+        Vec::new()
+    } else {
+        config.tasks(&done)
+    };
     if !done.is_empty() {
         eprintln!(
             "resuming from {}: {} games recorded, {} to play",
@@ -132,7 +202,11 @@ pub fn play_match(config: &MatchConfig, path: &Path, quiet: bool) -> Result<Vec<
         .with_context(|| format!("cannot open {} for writing", path.display()))?;
     let bar = progress_bar(quiet, config.deals as u64 * 2, done.len() as u64);
     let mut write_error = None;
-    config.run(&tasks, |record| {
+    config.run(&tasks, |mut record| {
+        if let Some(test) = &mut test {
+            test.add(&record);
+            record.sprt = Some(test.status());
+        }
         if write_error.is_none() {
             let line = serde_json::to_string(&record).expect("records serialise");
             if let Err(e) = writeln!(file, "{line}").and_then(|()| file.flush()) {
@@ -155,13 +229,24 @@ pub fn play_match(config: &MatchConfig, path: &Path, quiet: bool) -> Result<Vec<
             }
         }
         bar.inc(1);
+        if let Some(status) = record.sprt {
+            bar.set_message(format!(
+                "  SPRT LLR {:+.2} ({:.2}, {:.2}) after {} deals",
+                status.llr, status.lower, status.upper, status.deals
+            ));
+        }
         records.push(record);
+        if write_error.is_some() || decided(&test) {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
     });
     bar.finish_and_clear();
     if let Some(e) = write_error {
         return Err(e).with_context(|| format!("cannot write to {}", path.display()));
     }
-    Ok(records)
+    Ok((records, test.map(|t| t.status())))
 }
 
 pub fn default_path(key: &MatchKey) -> PathBuf {
@@ -188,13 +273,13 @@ fn load_previous(path: &Path, key: &MatchKey) -> Result<Vec<GameRecord>> {
     let file = read_records(path).with_context(|| format!("cannot read {}", path.display()))?;
     if let Some(other) = file.records.iter().find(|r| &r.key != key) {
         bail!(
-            "{} holds games of another match ({} vs {}, seed {}, clock {} ms, size {}); \
+            "{} holds games of another match ({} vs {}, seed {}, clock {}, size {}); \
              choose another file with --out, or start again with --fresh",
             path.display(),
             other.key.players[0],
             other.key.players[1],
             other.key.seed,
-            other.key.clock_ms,
+            other.key.clock_text(),
             other.key.size
         );
     }
@@ -223,7 +308,7 @@ fn progress_bar(quiet: bool, total: u64, done: u64) -> ProgressBar {
     let bar = ProgressBar::new(total);
     bar.set_style(
         ProgressStyle::with_template(
-            "{bar:40} {pos}/{len} games  {elapsed_precise} elapsed, ~{eta} left",
+            "{bar:40} {pos}/{len} games  {elapsed_precise} elapsed, ~{eta} left{msg}",
         )
         .expect("a valid template"),
     );
@@ -239,15 +324,15 @@ pub fn format_ci(ci: &Option<MeanCi>) -> String {
     }
 }
 
-fn print_summary(config: &MatchConfig, summary: &Summary, path: &Path) {
+fn print_summary(config: &MatchConfig, summary: &Summary, sprt: Option<&SprtStatus>, path: &Path) {
     let key = &config.key;
     println!(
-        "{} (A) vs {} (B): {} deals x 2 games, seed {}, {} s clock, {}x{} board",
+        "{} (A) vs {} (B): {} deals x 2 games, seed {}, {} clock, {}x{} board",
         key.players[0].short_label(),
         key.players[1].short_label(),
         config.deals,
         key.seed,
-        key.clock_ms as f64 / 1000.0,
+        key.clock_text(),
         key.size,
         key.size
     );
@@ -296,5 +381,22 @@ fn print_summary(config: &MatchConfig, summary: &Summary, path: &Path) {
         }
         None => println!("paired margin: no complete deal yet"),
     }
+    if let Some(status) = sprt {
+        println!("{}", sprt_line(status));
+    }
     println!("records: {} ({} games)", path.display(), summary.games);
+}
+
+/// The SPRT's result in one line.
+pub fn sprt_line(status: &SprtStatus) -> String {
+    let c = &status.config;
+    let test = format!(
+        "SPRT [{}, {}] (alpha {}, beta {}): LLR {:+.3}, bounds ({:.3}, {:.3}), {} deals, mean {:+.1}",
+        c.m0, c.m1, c.alpha, c.beta, status.llr, status.lower, status.upper, status.deals, status.mean
+    );
+    match status.decision {
+        Some(Hypothesis::H1) => format!("{test}: H1 accepted (A's margin >= {})", c.m1),
+        Some(Hypothesis::H0) => format!("{test}: H0 accepted (A's margin <= {})", c.m0),
+        None => format!("{test}: no decision yet (more deals with a larger --deals go on with it)"),
+    }
 }
