@@ -5,13 +5,22 @@ use entropy_engine::eval::{FeatureVector, FEATURES};
 /// Fits `target ~ intercept + w . features` with a ridge penalty of `ridge` times each
 /// feature's variance (the intercept is not penalised). `None` with too few rows to fit.
 pub fn fit_bucket(rows: &[(&FeatureVector, f64)], ridge: f64) -> Option<[f64; FEATURES + 1]> {
-    let dims = FEATURES + 1;
-    if rows.len() < 4 * dims {
+    let rows: Vec<(&[f64], f64)> = rows.iter().map(|(f, y)| (&f[..], *y)).collect();
+    let fitted = fit_rows(&rows, FEATURES, ridge)?;
+    let mut out = [0.0; FEATURES + 1];
+    out.copy_from_slice(&fitted);
+    Some(out)
+}
+
+/// [`fit_bucket`] for rows of any `width` (the number of features, without the intercept):
+/// returns `[intercept, w_1, .., w_width]`.
+pub fn fit_rows(rows: &[(&[f64], f64)], width: usize, ridge: f64) -> Option<Vec<f64>> {
+    if rows.len() < 4 * (width + 1) {
         return None;
     }
     let n = rows.len() as f64;
     // Centre the features and the target so the intercept drops out of the system.
-    let mut mean = [0.0; FEATURES];
+    let mut mean = vec![0.0; width];
     let mut target_mean = 0.0;
     for (features, target) in rows {
         for (m, f) in mean.iter_mut().zip(features.iter()) {
@@ -19,8 +28,8 @@ pub fn fit_bucket(rows: &[(&FeatureVector, f64)], ridge: f64) -> Option<[f64; FE
         }
         target_mean += target / n;
     }
-    let mut matrix = vec![vec![0.0f64; FEATURES]; FEATURES];
-    let mut vector = vec![0.0f64; FEATURES];
+    let mut matrix = vec![vec![0.0f64; width]; width];
+    let mut vector = vec![0.0f64; width];
     for (features, target) in rows {
         let centred: Vec<f64> = features.iter().zip(&mean).map(|(f, m)| f - m).collect();
         let y = target - target_mean;
@@ -38,9 +47,9 @@ pub fn fit_bucket(rows: &[(&FeatureVector, f64)], ridge: f64) -> Option<[f64; FE
     }
     let weights = solve(matrix, vector)?;
     let intercept = target_mean - weights.iter().zip(&mean).map(|(w, m)| w * m).sum::<f64>();
-    let mut out = [0.0; FEATURES + 1];
-    out[0] = intercept;
-    out[1..].copy_from_slice(&weights);
+    let mut out = Vec::with_capacity(width + 1);
+    out.push(intercept);
+    out.extend(weights);
     out.iter().all(|v| v.is_finite()).then_some(out)
 }
 

@@ -15,7 +15,9 @@ use std::sync::Mutex;
 
 use entropy_core::{Colour, Move, Phase, Position, Size};
 use entropy_engine::bots::random_move;
-use entropy_engine::eval::{features, Bucket, FeatureVector, LinearEval, Weights, BUCKETS};
+use entropy_engine::eval::{
+    features, Bucket, Evaluator, FeatureVector, LinearEval, Weights, BUCKETS,
+};
 use entropy_engine::search::{Limits, Searcher};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
@@ -28,6 +30,8 @@ use fit::{fit_bucket, r_squared};
 pub struct Sample {
     /// The game it came from (held-out games are chosen by this).
     pub game: usize,
+    /// The position.
+    pub position: Position,
     /// The position's bucket.
     pub bucket: Bucket,
     /// The position's features.
@@ -36,6 +40,8 @@ pub struct Sample {
     pub target: f64,
     /// The game's final score.
     pub outcome: f64,
+    /// Whether the position comes from inside a search tree (TreeStrap) rather than the game.
+    pub from_tree: bool,
 }
 
 /// How to train.
@@ -59,6 +65,10 @@ pub struct TrainConfig {
     /// bootstrapping from the search; 1: Monte Carlo). Bootstrapping alone inherits the starting
     /// weights' bias for many generations, because only the last turns see the true end.
     pub lambda: f64,
+    /// Positions taken from inside each search tree (TreeStrap: positions the search reached,
+    /// with their exact searched values), chosen at random; 0 trains on the game's positions
+    /// alone.
+    pub tree_samples: usize,
 }
 
 impl Default for TrainConfig {
@@ -72,6 +82,7 @@ impl Default for TrainConfig {
             holdout_every: 5,
             ridge: 1e-3,
             lambda: 0.0,
+            tree_samples: 0,
         }
     }
 }
@@ -99,6 +110,27 @@ pub struct GenerationReport {
     pub r2_search_before: f64,
     /// Mean final score of the self-play games.
     pub mean_score: f64,
+    /// R^2 of the new weights' static evaluation against their own search two moves deeper,
+    /// on held-out positions of turns 20-30 (chips placed): how much of what a search would add
+    /// the evaluation already sees.
+    pub r2_deeper: f64,
+}
+
+/// Turns (chips placed) of the mid-game positions on which [`deeper_r_squared`] is measured.
+pub const MID_GAME: std::ops::RangeInclusive<usize> = 20..=30;
+
+/// R^2 of the static evaluation with `weights` against the same evaluation searched two moves
+/// deeper, on at most `limit` of these positions (spread evenly over them).
+pub fn deeper_r_squared(weights: &Weights, positions: &[Position], limit: usize) -> f64 {
+    let step = positions.len().div_ceil(limit.max(1)).max(1);
+    let eval = LinearEval::new(weights.clone());
+    let mut searcher = Searcher::new(eval.clone(), 4);
+    let (mut statics, mut deeper) = (Vec::new(), Vec::new());
+    for position in positions.iter().step_by(step) {
+        statics.push(eval.evaluate(position));
+        deeper.push(searcher.value(position, 2).0);
+    }
+    r_squared(&statics, &deeper)
 }
 
 /// Plays one self-play game with node-limited searches for both sides; returns its samples.
@@ -112,24 +144,39 @@ pub fn self_play(weights: &Weights, config: &TrainConfig, game: usize) -> Vec<Sa
     let mut position = Position::new(Size::SEVEN);
     let mut samples = Vec::with_capacity(150);
     let mut pending_draw: Option<Position>;
-    let record = |position: &Position, target: f64, samples: &mut Vec<Sample>| {
+    let mut tree = Vec::new();
+    let record = |position: &Position, target: f64, from_tree: bool, samples: &mut Vec<Sample>| {
         samples.push(Sample {
             game,
+            position: *position,
             bucket: Bucket::of(position),
             features: features(position),
             target,
             outcome: 0.0,
+            from_tree,
         });
     };
     for chip in chips {
         pending_draw = Some(position);
         position.play_unchecked(Move::Draw(chip));
         while matches!(position.phase(), Phase::Place(_) | Phase::Slide) {
-            let result = searcher.search(&position, limits);
+            let result = if config.tree_samples > 0 {
+                tree.clear();
+                let result = searcher.search_recording(&position, limits, &mut tree);
+                // A random few of the tree's exact positions (partial Fisher-Yates).
+                for i in 0..config.tree_samples.min(tree.len()) {
+                    let j = rng.random_range(i..tree.len());
+                    tree.swap(i, j);
+                    record(&tree[i].position, tree[i].value, true, &mut samples);
+                }
+                result
+            } else {
+                searcher.search(&position, limits)
+            };
             if let Some(draw) = pending_draw.take() {
-                record(&draw, result.value, &mut samples);
+                record(&draw, result.value, false, &mut samples);
             }
-            record(&position, result.value, &mut samples);
+            record(&position, result.value, false, &mut samples);
             // A little randomness in the opening, where the chips alone vary games too little.
             let mv = if position.placed() < 6 && rng.random_bool(0.15) {
                 random_move(&position, &mut rng)
@@ -234,6 +281,13 @@ pub fn train(
         let samples = generate(&weights, config, (generation - 1) * config.games, progress);
         let held_out = |s: &Sample| s.game % config.holdout_every.max(2) == 0;
         let (test, train): (Vec<Sample>, Vec<Sample>) = samples.into_iter().partition(held_out);
+        // Figures are taken on the games' own positions, comparable with or without TreeStrap.
+        let test: Vec<Sample> = test.into_iter().filter(|s| !s.from_tree).collect();
+        let mid_game: Vec<Position> = test
+            .iter()
+            .filter(|s| MID_GAME.contains(&s.position.placed()))
+            .map(|s| s.position)
+            .collect();
         let fitted = fit_weights(&train, &weights, config.ridge);
         let (r2_search, r2_outcome) = evaluate_fit(&fitted, &test);
         let (r2_search_before, _) = evaluate_fit(&weights, &test);
@@ -272,6 +326,7 @@ pub fn train(
             r2_outcome,
             r2_search_before,
             mean_score: games.iter().sum::<f64>() / games.len().max(1) as f64,
+            r2_deeper: deeper_r_squared(&fitted, &mid_game, 1000),
         };
         on_generation(&report, &fitted);
         reports.push(report);

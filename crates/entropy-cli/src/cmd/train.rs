@@ -41,6 +41,11 @@ pub struct Args {
     /// better than 0.5 at 3000 nodes per move in our measurements.
     #[arg(long, default_value_t = 0.0)]
     lambda: f64,
+    /// Positions taken from inside each search tree as extra training samples (TreeStrap:
+    /// positions the search reached, with their exact searched values); 0 trains on the games'
+    /// positions alone.
+    #[arg(long, default_value_t = 0)]
+    tree_samples: usize,
     /// Weights to start from: `hand`, `trained`, or a weights file.
     #[arg(long, default_value = "hand")]
     start: String,
@@ -79,6 +84,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             .max(1),
         ridge: args.ridge,
         lambda: args.lambda,
+        tree_samples: args.tree_samples,
         ..TrainConfig::default()
     };
     let bar = if args.quiet {
@@ -93,8 +99,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
         .expect("a valid template"),
     );
     let command = format!(
-        "entropy train --seed {} --games {} --generations {} --nodes {} --ridge {} --lambda {} --start {}",
-        args.seed, args.games, args.generations, args.nodes, args.ridge, args.lambda, args.start
+        "entropy train --seed {} --games {} --generations {} --nodes {} --ridge {} --lambda {} --tree-samples {} --start {}",
+        args.seed, args.games, args.generations, args.nodes, args.ridge, args.lambda, args.tree_samples, args.start
     );
     let mut history = String::new();
     let mut write_error = None;
@@ -106,7 +112,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
             let line = format!(
                 "generation {}: {} samples fitted, {} held out; held-out R^2 {:.3} against targets \
                  (median within a bucket {:.3}; the weights that played: {:.3}), {:.3} against final \
-                 scores, bias {:+.2}; mean self-play score {:.1}",
+                 scores, bias {:+.2}, {:.3} against a search two moves deeper at turns 20-30; \
+                 mean self-play score {:.1}",
                 report.generation,
                 report.train_samples,
                 report.test_samples,
@@ -115,6 +122,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 report.r2_search_before,
                 report.r2_outcome,
                 report.bias,
+                report.r2_deeper,
                 report.mean_score
             );
             bar.suspend(|| println!("{line}"));

@@ -22,6 +22,7 @@ use entropy_core::{Move, Phase, Position};
 use crate::eval::Evaluator;
 use model::OpponentModel;
 use ordering::Killers;
+pub use star::TreeNode;
 use star::{Context, Stop, UPPER};
 use tt::Table;
 
@@ -135,16 +136,34 @@ impl<E: Evaluator> Searcher<E> {
     /// limit is reached or the game is solved, and returns the best move of the deepest
     /// completed iteration. Panics unless a player is to move.
     pub fn search(&mut self, position: &Position, limits: Limits) -> SearchResult {
-        self.search_with(position, limits, false)
+        self.search_with(position, limits, false, None)
+    }
+
+    /// [`Searcher::search`] that also hands back every position of the tree whose value it
+    /// found exactly (below the root, any depth, every iteration), for training the evaluation
+    /// on the whole tree (TreeStrap). The search itself is the same.
+    pub fn search_recording(
+        &mut self,
+        position: &Position,
+        limits: Limits,
+        tree: &mut Vec<TreeNode>,
+    ) -> SearchResult {
+        self.search_with(position, limits, false, Some(tree))
     }
 
     /// [`Searcher::search`] for protocols without a pass: Order's pass is not considered at the
     /// root (a slide always exists while a cell is empty).
     pub fn search_without_pass(&mut self, position: &Position, limits: Limits) -> SearchResult {
-        self.search_with(position, limits, true)
+        self.search_with(position, limits, true, None)
     }
 
-    fn search_with(&mut self, position: &Position, limits: Limits, no_pass: bool) -> SearchResult {
+    fn search_with(
+        &mut self,
+        position: &Position,
+        limits: Limits,
+        no_pass: bool,
+        tree: Option<&mut Vec<TreeNode>>,
+    ) -> SearchResult {
         assert!(
             matches!(position.phase(), Phase::Slide | Phase::Place(_)),
             "search needs a player to move, not {:?}",
@@ -162,6 +181,7 @@ impl<E: Evaluator> Searcher<E> {
             stopped: None,
             model: self.model,
             no_pass_at_root: no_pass,
+            tree,
         };
         let end = moves_to_end(position);
         let max_depth = limits.depth.unwrap_or(u32::MAX).min(end).max(1);
@@ -226,6 +246,7 @@ impl<E: Evaluator> Searcher<E> {
             stopped: None,
             model: self.model,
             no_pass_at_root: false,
+            tree: None,
         };
         let value = context.search(position, depth, 0, alpha, beta);
         (value, context.nodes)
