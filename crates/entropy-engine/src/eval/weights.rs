@@ -132,7 +132,9 @@ impl Weights {
     pub fn parse(text: &str) -> Result<Weights, WeightsError> {
         let mut weights = Weights::uniform([0.0; FEATURES + 1]);
         let mut seen = [false; BUCKETS];
-        let mut header = false;
+        // The file's columns, as indices into FEATURE_NAMES: a file may name fewer features (one
+        // written before a feature was added), which then weigh 0.
+        let mut columns: Option<Vec<usize>> = None;
         for (i, line) in text.lines().enumerate() {
             let err = |problem: String| WeightsError {
                 line: i + 1,
@@ -144,21 +146,27 @@ impl Weights {
             }
             let fields: Vec<&str> = line.split_whitespace().collect();
             if fields[0] == "features" {
-                if fields[1..] != FEATURE_NAMES {
-                    return Err(err(format!(
-                        "features {:?} differ from {FEATURE_NAMES:?}",
-                        &fields[1..]
-                    )));
+                let mut named = Vec::new();
+                for name in &fields[1..] {
+                    let index = FEATURE_NAMES
+                        .iter()
+                        .position(|f| f == name)
+                        .ok_or_else(|| err(format!("unknown feature {name:?}")))?;
+                    if named.contains(&index) {
+                        return Err(err(format!("feature {name:?} named twice")));
+                    }
+                    named.push(index);
                 }
-                header = true;
+                columns = Some(named);
                 continue;
             }
-            if !header {
+            let Some(columns) = &columns else {
                 return Err(err("expected the `features` line first".to_owned()));
-            }
-            if fields.len() != FEATURES + 3 {
+            };
+            if fields.len() != columns.len() + 3 {
                 return Err(err(format!(
-                    "expected phase, turn, intercept and {FEATURES} weights"
+                    "expected phase, turn, intercept and {} weights",
+                    columns.len()
                 )));
             }
             let phase = PHASES
@@ -175,8 +183,9 @@ impl Weights {
             }
             let bucket = phase * GROUPS + turn / TURN_GROUP;
             let mut values = [0.0; FEATURES + 1];
-            for (value, field) in values.iter_mut().zip(&fields[2..]) {
-                *value = field
+            let targets = std::iter::once(0).chain(columns.iter().map(|c| c + 1));
+            for (target, field) in targets.zip(&fields[2..]) {
+                values[target] = field
                     .parse()
                     .ok()
                     .filter(|v: &f64| v.is_finite())
@@ -237,6 +246,30 @@ mod tests {
             .to_string()
             .contains("no weights"));
         Weights::trained();
+    }
+
+    #[test]
+    fn a_file_naming_fewer_features_weighs_the_others_zero() {
+        // Two features, in another order than ours: each weight lands on its own feature.
+        let mut text = "features threat_max score\n".to_owned();
+        for b in 0..BUCKETS {
+            let (phase, turn) = Bucket(b).describe();
+            text.push_str(&format!("{phase} {turn} 5 0.5 1\n"));
+        }
+        let weights = Weights::parse(&text).unwrap();
+        let mut expected = [0.0; FEATURES + 1];
+        expected[0] = 5.0;
+        expected[1] = 1.0; // score
+        expected[2] = 0.5; // threat_max
+        assert_eq!(weights.bucket(Bucket(3)), &expected);
+        assert!(Weights::parse("features score score\n")
+            .unwrap_err()
+            .to_string()
+            .contains("named twice"));
+        assert!(Weights::parse("features score\ndraw 0 1 2 3\n")
+            .unwrap_err()
+            .to_string()
+            .contains("intercept and 1 weights"));
     }
 
     #[test]
