@@ -6,16 +6,11 @@
 //!
 //! `cargo run --release -p entropy-train --example feature_study -- [GAMES] [NODES]`
 
-use entropy_core::{Colour, Move, Phase, Position, Size};
+use entropy_core::{Colour, Move, Phase, Position};
 use entropy_engine::eval::lowest_reply_placement;
-use entropy_engine::eval::{
-    features, for_each_touching_slide, threats, Bucket, LinearEval, BUCKETS,
-};
-use entropy_engine::search::{Limits, Searcher};
+use entropy_engine::eval::{for_each_touching_slide, threats, Bucket, Weights, BUCKETS};
 use entropy_train::fit::{fit_rows, r_squared};
-use rand::seq::SliceRandom;
-use rand::{Rng, SeedableRng};
-use rand_xoshiro::Xoshiro256PlusPlus;
+use entropy_train::{generate, Sample, TrainConfig};
 
 const CANDIDATES: [&str; 5] = ["threat_second", "plan2", "blocked", "mobility2", "reach2"];
 
@@ -169,49 +164,18 @@ fn candidates(position: &Position) -> Vec<f64> {
     ]
 }
 
-fn self_play(game: usize, nodes: u64) -> Vec<Row> {
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(0x5EED ^ game as u64);
-    let mut chips: Vec<Colour> = Colour::ALL.iter().flat_map(|&c| [c; 7]).collect();
-    chips.shuffle(&mut rng);
-    let mut searcher = Searcher::new(LinearEval::trained(), 4);
-    let mut position = Position::new(Size::SEVEN);
-    let mut rows = Vec::new();
-    let mut row = |position: &Position, target: f64| {
-        let mut values = features(position).to_vec();
-        values.extend(candidates(position));
-        rows.push(Row {
-            game,
-            turn: position.placed(),
-            bucket: Bucket::of(position),
-            values,
-            target,
-            outcome: 0.0,
-        });
-    };
-    for chip in chips {
-        let draw = position;
-        position.play_unchecked(Move::Draw(chip));
-        let mut first = true;
-        while matches!(position.phase(), Phase::Place(_) | Phase::Slide) {
-            let result = searcher.search(&position, Limits::nodes(nodes));
-            if first {
-                row(&draw, result.value);
-                first = false;
-            }
-            row(&position, result.value);
-            let mv = if position.placed() < 6 && rng.random_bool(0.15) {
-                entropy_engine::bots::random_move(&position, &mut rng)
-            } else {
-                result.best
-            };
-            position.play_unchecked(mv);
-        }
+/// A training sample with the candidates' values appended to its features.
+fn row(sample: &Sample) -> Row {
+    let mut values = sample.features.to_vec();
+    values.extend(candidates(&sample.position));
+    Row {
+        game: sample.game,
+        turn: sample.position.placed(),
+        bucket: sample.bucket,
+        values,
+        target: sample.target,
+        outcome: sample.outcome,
     }
-    let outcome = position.score() as f64;
-    for r in &mut rows {
-        r.outcome = outcome;
-    }
-    rows
 }
 
 /// Held-out R^2 (pooled, and median within buckets) of a per-bucket fit on these columns.
@@ -258,21 +222,14 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let games: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(200);
     let nodes: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(3000);
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let rows = std::sync::Mutex::new(Vec::new());
-    std::thread::scope(|s| {
-        for _ in 0..2 {
-            s.spawn(|| loop {
-                let g = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                if g >= games {
-                    break;
-                }
-                let r = self_play(g, nodes);
-                rows.lock().unwrap().extend(r);
-            });
-        }
-    });
-    let rows = rows.into_inner().unwrap();
+    let config = TrainConfig {
+        games,
+        nodes,
+        jobs: 2,
+        ..TrainConfig::default()
+    };
+    let samples = generate(&Weights::trained(), &config, 0, &|| {});
+    let rows: Vec<Row> = samples.iter().map(row).collect();
     let base: Vec<usize> = (0..entropy_engine::eval::FEATURES).collect();
     let mid = |r: &Row| (20..=30).contains(&r.turn);
     let report = |name: &str, columns: &[usize]| {
