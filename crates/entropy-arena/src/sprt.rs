@@ -233,7 +233,9 @@ impl MatchSprt {
         }
     }
 
-    /// Counts a game and returns the decision, if there is one now.
+    /// Counts a game and returns the decision, if there is one now. Games may come in any
+    /// order: a deal waits until every deal before it is complete, so the decision is the one
+    /// the deals in deal order give.
     pub fn add(&mut self, record: &GameRecord) -> Option<Hypothesis> {
         self.scores.entry(record.deal).or_default()[usize::from(record.game % 2)] =
             Some(record.score);
@@ -244,6 +246,11 @@ impl MatchSprt {
             self.test.add(f64::from(a_order) - f64::from(b_order));
             self.next_deal += 1;
         }
+        self.test.decision()
+    }
+
+    /// The decision, if taken.
+    pub fn decision(&self) -> Option<Hypothesis> {
         self.test.decision()
     }
 
@@ -355,6 +362,63 @@ mod tests {
         // The decision stands whatever comes after.
         assert_eq!(test.add(-100.0), Some(Hypothesis::H1));
         assert_eq!(test.status().deals, MIN_DEALS);
+    }
+
+    #[test]
+    fn a_match_decides_at_the_same_deal_whatever_order_its_games_come_in() {
+        use crate::player::PlayerSpec;
+        use crate::record::{MatchKey, Side};
+        let side = |player| Side {
+            player,
+            name: String::new(),
+            seconds: 0.0,
+            points: 0,
+        };
+        let record = |deal: u32, game: u8, score: u32| GameRecord {
+            key: MatchKey {
+                players: [
+                    PlayerSpec::Builtin("a".into()),
+                    PlayerSpec::Builtin("b".into()),
+                ],
+                seed: 1,
+                clock_ms: 1,
+                clock_b_ms: None,
+                size: 7,
+            },
+            deal,
+            game,
+            deal_seed: 0,
+            order: side('A'),
+            chaos: side('B'),
+            moves: Vec::new(),
+            board: String::new(),
+            score,
+            termination: "normal".into(),
+            forfeits: Vec::new(),
+            sprt: None,
+        };
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
+        let mut records: Vec<GameRecord> = (0..60)
+            .flat_map(|deal| {
+                let b = 80 + rng.random_range(0..20);
+                let a = b + rng.random_range(0..25);
+                [record(deal, 0, a), record(deal, 1, b)]
+            })
+            .collect();
+        let in_order = {
+            let mut test = MatchSprt::new(config());
+            records.iter().for_each(|r| {
+                test.add(r);
+            });
+            test.status()
+        };
+        assert_eq!(in_order.decision, Some(Hypothesis::H1));
+        records.reverse();
+        let mut test = MatchSprt::new(config());
+        records.iter().for_each(|r| {
+            test.add(r);
+        });
+        assert_eq!(test.status(), in_order);
     }
 
     #[test]

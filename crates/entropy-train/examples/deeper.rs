@@ -39,8 +39,6 @@ fn main() {
         let n = s.len() as f64;
         let bias = d.iter().zip(&s).map(|(a, b)| a - b).sum::<f64>() / n;
         let r2 = entropy_train::fit::r_squared(&s, &d);
-        let d1: Vec<f64> = s.iter().map(|_| 0.0).collect();
-        let _ = d1;
         println!("{name}: {n} positions, deeper - static {bias:+.2}, R^2 {r2:.3}");
     }
 }

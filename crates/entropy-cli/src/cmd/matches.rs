@@ -98,10 +98,12 @@ pub fn run(args: Args) -> Result<ExitCode> {
         .map_err(anyhow::Error::msg)
         .context("--sprt")?;
     let clock = clock_ms("--clock", args.clock)?;
-    let clocks_ms = [("--clock-a", args.clock_a), ("--clock-b", args.clock_b)]
-        .map(|(flag, seconds)| seconds.map_or(Ok(clock), |s| clock_ms(flag, s)));
-    let [clock_a, clock_b] = clocks_ms;
-    let clocks_ms = [clock_a?, clock_b?];
+    let clock_a = args
+        .clock_a
+        .map_or(Ok(clock), |s| clock_ms("--clock-a", s))?;
+    let clock_b = args
+        .clock_b
+        .map_or(Ok(clock), |s| clock_ms("--clock-b", s))?;
     let players = [PlayerSpec::parse(&args.a), PlayerSpec::parse(&args.b)];
     for (label, spec) in ["A", "B"].iter().zip(&players) {
         spec.validate()
@@ -114,8 +116,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let key = MatchKey {
         players,
         seed: args.seed,
-        clock_ms: clocks_ms[0],
-        clock_b_ms: (clocks_ms[1] != clocks_ms[0]).then_some(clocks_ms[1]),
+        clock_ms: clock_a,
+        clock_b_ms: (clock_b != clock_a).then_some(clock_b),
         size: size.side() as u8,
     };
     let jobs = args
@@ -162,15 +164,12 @@ pub fn play_match(
     records.retain(|r| r.deal < config.deals);
     let mut test = sprt.map(MatchSprt::new);
     if let Some(test) = &mut test {
-        // Deal order, whatever order the file holds them in.
-        let mut sorted: Vec<&GameRecord> = records.iter().collect();
-        sorted.sort_by_key(|r| (r.deal, r.game));
-        for record in sorted {
+        // The test takes deals in deal order whatever order the file holds the games in.
+        for record in &records {
             test.add(record);
         }
     }
-    let decided =
-        |test: &Option<MatchSprt>| test.as_ref().is_some_and(|t| t.status().decision.is_some());
+    let decided = |test: &Option<MatchSprt>| test.as_ref().is_some_and(|t| t.decision().is_some());
     let done: HashSet<Task> = records
         .iter()
         .map(|r| Task {

@@ -123,8 +123,8 @@ impl<E: Evaluator> Context<'_, E> {
                 Bound::Exact
             };
             self.table.store(position, depth, value, bound, best);
-            if bound == Bound::Exact {
-                if let Some(tree) = self.tree.as_deref_mut() {
+            if let Some(tree) = self.tree.as_deref_mut() {
+                if bound == Bound::Exact {
                     tree.push(TreeNode {
                         position: *position,
                         value,
