@@ -62,13 +62,14 @@ pub fn features(position: &Position) -> FeatureVector {
     let mut open_windows = 0;
     let mut gap_pairs = 0;
     for i in 0..n {
-        let (row, column) = (board.row_key(i), board.column_key(i));
-        open_windows += tables.open_windows(row) + tables.open_windows(column);
-        gap_pairs += tables.gap_pairs(row) + tables.gap_pairs(column);
-        potential += tables.potential(row) + tables.potential(column);
-        sandwiches += tables.sandwiches(row) + tables.sandwiches(column);
-        covered |= (tables.cover(row) as u64) << (8 * i);
-        covered |= transpose_line(tables.cover(column), i);
+        let row = tables.entry(board.row_key(i));
+        let column = tables.entry(board.column_key(i));
+        open_windows += row.open_windows as u32 + column.open_windows as u32;
+        gap_pairs += row.gap_pairs as u32 + column.gap_pairs as u32;
+        potential += row.potential as u32 + column.potential as u32;
+        sandwiches += row.sandwiches as u32 + column.sandwiches as u32;
+        covered |= (row.cover as u64) << (8 * i);
+        covered |= transpose_line(column.cover, i);
     }
     let occupied = board.occupied_bits();
     let vacant = board.vacant_bits();

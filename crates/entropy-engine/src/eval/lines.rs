@@ -6,58 +6,42 @@ use std::sync::OnceLock;
 use entropy_core::score::{line_score, naive, BITS_PER_CELL};
 use entropy_core::MAX_SIDE;
 
-/// Features of one line that depend on nothing else.
-pub struct LineTables {
-    side: usize,
+/// Features of one line that depend on nothing else, packed together so that a line costs
+/// one memory access: the tables are too large for the processor's caches, and five separate
+/// arrays cost five misses per line.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+#[repr(C, align(8))]
+pub struct LineEntry {
     /// Sum over the line's empty cells and the game's colours of the score a chip there would add.
-    potential: Vec<u16>,
+    pub potential: u16,
     /// Empty cells between two chips of one colour (`A.A`): filled by any chip they score 3.
-    sandwiches: Vec<u8>,
+    pub sandwiches: u8,
     /// Bit `p` set when the chip at `p` lies in a palindromic run of length two or more.
-    cover: Vec<u8>,
+    pub cover: u8,
     /// Windows of three or more cells that can still become palindromes (no mirrored pair of
     /// different colours) and already hold a mirrored pair of one colour.
-    open_windows: Vec<u8>,
+    pub open_windows: u8,
     /// The bot specification's pattern potential: pairs of one colour with only empty cells
     /// between them, 10 points one cell apart, 5 two apart, 2 three apart.
-    gap_pairs: Vec<u8>,
+    pub gap_pairs: u8,
+}
+
+/// The per-line features of every line key of an N-cell line.
+pub struct LineTables {
+    side: usize,
+    entries: Vec<LineEntry>,
 }
 
 impl LineTables {
     fn build(side: usize) -> LineTables {
         let keys = 1usize << (BITS_PER_CELL as usize * side);
-        let mut tables = LineTables {
-            side,
-            potential: vec![0; keys],
-            sandwiches: vec![0; keys],
-            cover: vec![0; keys],
-            open_windows: vec![0; keys],
-            gap_pairs: vec![0; keys],
-        };
-        for key in 0..keys as u32 {
-            let cells = naive::decode_line(key);
-            let cells = &cells[..side];
-            let base = line_score(key);
-            let mut potential = 0;
-            let mut sandwiches = 0;
-            for p in 0..side {
-                if cells[p] != 0 {
-                    continue;
-                }
-                for colour in 1..=side as u32 {
-                    potential += line_score(key | colour << (BITS_PER_CELL * p as u32)) - base;
-                }
-                if p > 0 && p + 1 < side && cells[p - 1] != 0 && cells[p - 1] == cells[p + 1] {
-                    sandwiches += 1;
-                }
-            }
-            tables.potential[key as usize] = potential as u16;
-            tables.sandwiches[key as usize] = sandwiches;
-            tables.cover[key as usize] = cover(cells);
-            tables.open_windows[key as usize] = open_windows(cells);
-            tables.gap_pairs[key as usize] = gap_pairs(cells);
-        }
-        tables
+        let entries = (0..keys as u32)
+            .map(|key| {
+                let cells = naive::decode_line(key);
+                LineEntry::of(key, &cells[..side])
+            })
+            .collect();
+        LineTables { side, entries }
     }
 
     /// The side of the lines this table describes.
@@ -65,34 +49,68 @@ impl LineTables {
         self.side
     }
 
-    /// See the field of the same name.
+    /// Every per-line feature of a line key.
+    #[inline]
+    pub fn entry(&self, key: u32) -> LineEntry {
+        self.entries[key as usize]
+    }
+
+    /// See [`LineEntry::potential`].
     #[inline]
     pub fn potential(&self, key: u32) -> u32 {
-        self.potential[key as usize] as u32
+        self.entry(key).potential as u32
     }
 
-    /// See the field of the same name.
+    /// See [`LineEntry::sandwiches`].
     #[inline]
     pub fn sandwiches(&self, key: u32) -> u32 {
-        self.sandwiches[key as usize] as u32
+        self.entry(key).sandwiches as u32
     }
 
-    /// See the field of the same name.
+    /// See [`LineEntry::cover`].
     #[inline]
     pub fn cover(&self, key: u32) -> u8 {
-        self.cover[key as usize]
+        self.entry(key).cover
     }
 
-    /// See the field of the same name.
+    /// See [`LineEntry::open_windows`].
     #[inline]
     pub fn open_windows(&self, key: u32) -> u32 {
-        self.open_windows[key as usize] as u32
+        self.entry(key).open_windows as u32
     }
 
-    /// See the field of the same name.
+    /// See [`LineEntry::gap_pairs`].
     #[inline]
     pub fn gap_pairs(&self, key: u32) -> u32 {
-        self.gap_pairs[key as usize] as u32
+        self.entry(key).gap_pairs as u32
+    }
+}
+
+impl LineEntry {
+    /// The features of the line `key`, whose cells are `cells`.
+    fn of(key: u32, cells: &[u8]) -> LineEntry {
+        let side = cells.len();
+        let base = line_score(key);
+        let mut potential = 0;
+        let mut sandwiches = 0;
+        for p in 0..side {
+            if cells[p] != 0 {
+                continue;
+            }
+            for colour in 1..=side as u32 {
+                potential += line_score(key | colour << (BITS_PER_CELL * p as u32)) - base;
+            }
+            if p > 0 && p + 1 < side && cells[p - 1] != 0 && cells[p - 1] == cells[p + 1] {
+                sandwiches += 1;
+            }
+        }
+        LineEntry {
+            potential: potential as u16,
+            sandwiches,
+            cover: cover(cells),
+            open_windows: open_windows(cells),
+            gap_pairs: gap_pairs(cells),
+        }
     }
 }
 
@@ -173,6 +191,11 @@ pub fn line_tables(side: usize) -> &'static LineTables {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_entry_is_one_word() {
+        assert_eq!(std::mem::size_of::<LineEntry>(), 8);
+    }
 
     #[test]
     fn tables_follow_their_definitions() {

@@ -8,6 +8,7 @@
 //! - [`time`]: how much of the clock a move may use.
 //! - [`model`]: assuming a greedy opponent below the root.
 
+mod cache;
 pub mod model;
 pub mod ordering;
 pub mod reference;
@@ -20,6 +21,7 @@ use std::time::{Duration, Instant};
 use entropy_core::{Move, Phase, Position};
 
 use crate::eval::Evaluator;
+use cache::EvalCache;
 use model::OpponentModel;
 use ordering::Killers;
 pub use star::TreeNode;
@@ -95,6 +97,7 @@ pub fn moves_to_end(position: &Position) -> u32 {
 pub struct Searcher<E: Evaluator> {
     eval: E,
     table: Table,
+    cache: EvalCache,
     model: OpponentModel,
 }
 
@@ -104,6 +107,7 @@ impl<E: Evaluator> Searcher<E> {
         Searcher {
             eval,
             table: Table::new(table_mib),
+            cache: EvalCache::default(),
             model: OpponentModel::default(),
         }
     }
@@ -130,6 +134,7 @@ impl<E: Evaluator> Searcher<E> {
     /// Forgets what earlier searches stored (for reproducible runs from a clean state).
     pub fn clear(&mut self) {
         self.table.clear();
+        self.cache.clear();
     }
 
     /// Searches a decision position (Order or Chaos to move) by iterative deepening until a
@@ -174,6 +179,7 @@ impl<E: Evaluator> Searcher<E> {
         let mut context = Context {
             eval: &self.eval,
             table: &mut self.table,
+            cache: &mut self.cache,
             killers: Killers::new(256),
             nodes: 0,
             node_limit: limits.nodes.unwrap_or(u64::MAX),
@@ -239,6 +245,7 @@ impl<E: Evaluator> Searcher<E> {
         let mut context = Context {
             eval: &self.eval,
             table: &mut self.table,
+            cache: &mut self.cache,
             killers: Killers::new(256),
             nodes: 0,
             node_limit: u64::MAX,

@@ -6,6 +6,7 @@ use std::time::Instant;
 
 use entropy_core::{Move, MoveList, Phase, Position};
 
+use super::cache::EvalCache;
 use super::model::{modelled_moves, OpponentModel};
 use super::ordering::{ordered_moves, Killers};
 use super::tt::{Bound, Table};
@@ -31,6 +32,7 @@ pub enum Stop {
 pub struct Context<'a, E: Evaluator> {
     pub(super) eval: &'a E,
     pub(super) table: &'a mut Table,
+    pub(super) cache: &'a mut EvalCache,
     pub(super) killers: Killers,
     /// Positions visited.
     pub nodes: u64,
@@ -91,7 +93,10 @@ impl<E: Evaluator> Context<'_, E> {
             return position.score() as f64;
         }
         if depth == 0 {
-            return self.eval.evaluate(position);
+            let eval = self.eval;
+            return self
+                .cache
+                .get_or_insert(position, || eval.evaluate(position));
         }
         let mut first = None;
         if let Some(entry) = self.table.probe(position) {
