@@ -9,7 +9,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 /// Entropy (Hyle 7): score boards, play the CodeCup protocol, run matches between bots and
-/// programs, play against a bot in the terminal, and measure the engine.
+/// programs, play against a bot in the terminal, review games, and measure the engine.
 #[derive(Parser)]
 #[command(name = "entropy", version, propagate_version = true)]
 struct Cli {
@@ -31,6 +31,7 @@ enum Command {
     Bench(cmd::bench::Args),
     Train(cmd::train::Args),
     Bots(cmd::bots::Args),
+    Analyse(cmd::analyse::Args),
 }
 
 fn main() -> ExitCode {
@@ -48,6 +49,7 @@ fn main() -> ExitCode {
         Command::Bench(args) => cmd::bench::run(args),
         Command::Train(args) => cmd::train::run(args),
         Command::Bots(args) => cmd::bots::run(args),
+        Command::Analyse(args) => cmd::analyse::run(args),
     };
     match result {
         Ok(code) => code,

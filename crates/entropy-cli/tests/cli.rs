@@ -561,3 +561,98 @@ fn the_baseline_script_explains_its_use_and_bad_revisions() {
     assert_eq!(bad.status.code(), Some(2));
     assert!(text(&bad.stderr).contains("no-such-revision-xyz is not a revision"));
 }
+
+#[test]
+fn analyse_reviews_a_match_file_and_a_transcript() {
+    let dir = scratch("analyse");
+    let records = dir.join("m.jsonl");
+    let out = entropy(
+        &[
+            "match",
+            "greedy",
+            "random",
+            "--size",
+            "5",
+            "--deals",
+            "1",
+            "--quiet",
+            "--out",
+            records.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let out = entropy(
+        &[
+            "analyse",
+            records.to_str().unwrap(),
+            "--nodes",
+            "2000",
+            "--json",
+        ],
+        "",
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let lines: Vec<serde_json::Value> = text(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let decisions = lines.iter().filter(|l| l["type"] == "decision").count();
+    // Two games of 25 chips: 25 placements and 24 or 25 Order moves each.
+    assert!((96..=100).contains(&decisions), "{decisions}");
+    let summary = lines.last().unwrap();
+    assert_eq!(summary["type"], "summary");
+    assert_eq!(summary["games"], 2);
+    assert!(lines
+        .iter()
+        .filter(|l| l["type"] == "decision")
+        .all(|l| l["loss"].as_f64().unwrap() >= 0.0));
+    // Node-limited: the same figures again.
+    let again = entropy(
+        &[
+            "analyse",
+            records.to_str().unwrap(),
+            "--nodes",
+            "2000",
+            "--json",
+            "-j",
+            "1",
+        ],
+        "",
+    );
+    let strip = |s: &str| -> Vec<String> {
+        s.lines()
+            .filter(|l| !l.contains("\"summary\""))
+            .map(String::from)
+            .collect()
+    };
+    assert_eq!(strip(&text(&out.stdout)), strip(&text(&again.stdout)));
+
+    let transcript = data("codecup/greedy-as-order.txt");
+    let out = entropy(
+        &[
+            "analyse",
+            transcript.to_str().unwrap(),
+            "--nodes",
+            "1000",
+            "--summary-only",
+        ],
+        "",
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).contains("summary: 1 game, 96 decisions"),
+        "{}",
+        text(&out.stdout)
+    );
+
+    let bad = dir.join("bad.jsonl");
+    std::fs::write(&bad, "{\"moves\":[\"3Aa\",\"AaAa\",\"3Aa\"]}\n").unwrap();
+    let out = entropy(&["analyse", bad.to_str().unwrap(), "--nodes", "500"], "");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("move 5 (3Aa) is illegal"),
+        "{}",
+        text(&out.stderr)
+    );
+}

@@ -1,5 +1,6 @@
 //! One module per subcommand. Each has `Args` (clap) and `run(Args) -> Result<ExitCode>`.
 
+pub mod analyse;
 pub mod bench;
 pub mod bots;
 pub mod codecup;

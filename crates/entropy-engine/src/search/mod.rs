@@ -7,7 +7,9 @@
 //! - [`ordering`]: move ordering and killer moves.
 //! - [`time`]: how much of the clock a move may use.
 //! - [`model`]: assuming a greedy opponent below the root.
+//! - [`analysis`]: multi-PV, likely lines and explanations for people.
 
+pub mod analysis;
 mod cache;
 pub mod model;
 pub mod ordering;
@@ -162,6 +164,29 @@ impl<E: Evaluator> Searcher<E> {
         self.search_with(position, limits, true, None)
     }
 
+    /// A search's state over this searcher's evaluation and tables.
+    fn context<'a>(
+        &'a mut self,
+        limits: Limits,
+        started: Instant,
+        no_pass: bool,
+        tree: Option<&'a mut Vec<TreeNode>>,
+    ) -> Context<'a, E> {
+        Context {
+            eval: &self.eval,
+            table: &mut self.table,
+            cache: &mut self.cache,
+            killers: Killers::new(256),
+            nodes: 0,
+            node_limit: limits.nodes.unwrap_or(u64::MAX),
+            deadline: limits.time.map(|t| started + t),
+            stopped: None,
+            model: self.model,
+            no_pass_at_root: no_pass,
+            tree,
+        }
+    }
+
     fn search_with(
         &mut self,
         position: &Position,
@@ -176,19 +201,7 @@ impl<E: Evaluator> Searcher<E> {
         );
         let started = Instant::now();
         self.table.new_search();
-        let mut context = Context {
-            eval: &self.eval,
-            table: &mut self.table,
-            cache: &mut self.cache,
-            killers: Killers::new(256),
-            nodes: 0,
-            node_limit: limits.nodes.unwrap_or(u64::MAX),
-            deadline: limits.time.map(|t| started + t),
-            stopped: None,
-            model: self.model,
-            no_pass_at_root: no_pass,
-            tree,
-        };
+        let mut context = self.context(limits, started, no_pass, tree);
         let end = moves_to_end(position);
         let max_depth = limits.depth.unwrap_or(u32::MAX).min(end).max(1);
         let legal = position.legal_moves();
@@ -242,19 +255,7 @@ impl<E: Evaluator> Searcher<E> {
         beta: f64,
     ) -> (f64, u64) {
         self.table.clear();
-        let mut context = Context {
-            eval: &self.eval,
-            table: &mut self.table,
-            cache: &mut self.cache,
-            killers: Killers::new(256),
-            nodes: 0,
-            node_limit: u64::MAX,
-            deadline: None,
-            stopped: None,
-            model: self.model,
-            no_pass_at_root: false,
-            tree: None,
-        };
+        let mut context = self.context(Limits::default(), Instant::now(), false, None);
         let value = context.search(position, depth, 0, alpha, beta);
         (value, context.nodes)
     }
