@@ -13,6 +13,9 @@ use axum::Json;
 use entropy_core::notation::text::{format_position, parse_position};
 use entropy_core::{Colour, Move, Phase, Position, Role};
 use entropy_engine::bots::random_move;
+use entropy_engine::eval::LinearEval;
+use entropy_engine::search::analysis::Explanation;
+use entropy_engine::search::{Limits, Searcher};
 use entropy_engine::{make_bot, Budget, BOTS};
 use entropy_protocol::api::{position_of, reply, GameState, MoveReply};
 use rand::SeedableRng;
@@ -88,10 +91,38 @@ async fn think(
         Some(name) => client_bot(name)?,
         None => state.config.bot.clone(),
     };
+    let time = capped_time(state, time_ms);
+    // The bot (a searcher's transposition table is megabytes) is made only once a search
+    // slot is ours, so memory is bounded by the slots, not by the requests waiting.
+    let result = in_search_slot(state, move || {
+        let mut bot = make_bot(&name, rand_seed(&position))?;
+        let mv = bot.choose(
+            &position,
+            Budget {
+                game_left: time * 3,
+                per_move: Some(time + entropy_engine::search::time::SAFETY),
+            },
+        );
+        Ok::<_, entropy_engine::UnknownBot>((mv, bot.expected_score()))
+    })
+    .await?;
+    result.map_err(|error| ApiError::bad(error.to_string()))
+}
+
+/// The thinking time a request asks for, capped by the server's move time, at least 10 ms.
+fn capped_time(state: &AppState, time_ms: Option<u64>) -> Duration {
     let cap = state.config.move_time;
-    let time = time_ms
+    time_ms
         .map_or(cap, |ms| Duration::from_millis(ms).min(cap))
-        .max(Duration::from_millis(10));
+        .max(Duration::from_millis(10))
+}
+
+/// Runs a search on a blocking thread once one of the server's search slots is free; 503 when
+/// every slot and the queue are taken.
+async fn in_search_slot<T: Send + 'static>(
+    state: &AppState,
+    job: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, ApiError> {
     // The guard gives the place back however the request ends, a client that hangs up
     // while queued included (its future is dropped at the `await`).
     let Some(_place) = Place::take(
@@ -104,29 +135,14 @@ async fn think(
         ));
     };
     let permit = state.searches.acquire().await;
-    // The bot (a searcher's transposition table is megabytes) is made only once a search
-    // slot is ours, so memory is bounded by the slots, not by the requests waiting.
-    let result = tokio::task::spawn_blocking(move || {
-        let mut bot = make_bot(&name, rand_seed(&position))?;
-        let mv = bot.choose(
-            &position,
-            Budget {
-                game_left: time * 3,
-                per_move: Some(time + entropy_engine::search::time::SAFETY),
-            },
-        );
-        Ok::<_, entropy_engine::UnknownBot>((mv, bot.expected_score()))
-    })
-    .await;
+    let result = tokio::task::spawn_blocking(job).await;
     drop(permit);
-    match result {
-        Ok(Ok(answer)) => Ok(answer),
-        Ok(Err(error)) => Err(ApiError::bad(error.to_string())),
-        Err(error) => Err(ApiError(
+    result.map_err(|error| {
+        ApiError(
             StatusCode::INTERNAL_SERVER_ERROR,
-            format!("the bot failed: {error}"),
-        )),
-    }
+            format!("the search failed: {error}"),
+        )
+    })
 }
 
 /// A bot a client asks for: a built-in name without options. Options are for the operator
@@ -361,4 +377,112 @@ pub(crate) async fn bots() -> Json<serde_json::Value> {
         .iter()
         .map(|b| json!({"name": b.name, "description": b.description}))
         .collect::<Vec<_>>()))
+}
+
+/// The most positions an analysis request may ask for (the server's move time caps it too).
+const MAX_ANALYSIS_NODES: u64 = 10_000_000;
+
+/// The most moves an analysis request may ask for.
+const MAX_ANALYSIS_MOVES: usize = 20;
+
+/// A position to analyse: the bot specification's game state (`state`, `nextToken`, `turn`)
+/// or a position text (`position`), with the number of moves wanted and a budget.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub(crate) struct AnalyseRequest {
+    state: Option<Vec<String>>,
+    next_token: Option<String>,
+    turn: Option<String>,
+    position: Option<String>,
+    moves: Option<usize>,
+    time_ms: Option<u64>,
+    nodes: Option<u64>,
+}
+
+impl AnalyseRequest {
+    fn position(&self) -> Result<Position, ApiError> {
+        match (&self.position, &self.state, &self.next_token, &self.turn) {
+            (Some(text), None, None, None) => {
+                let position = parse(text)?;
+                if position.to_move().is_none() {
+                    return Err(ApiError::bad(format!(
+                        "no player is to move: {}",
+                        position.phase()
+                    )));
+                }
+                Ok(position)
+            }
+            (None, Some(state), Some(next_token), Some(turn)) => {
+                let game = GameState {
+                    state: state.clone(),
+                    next_token: next_token.clone(),
+                    turn: turn.clone(),
+                };
+                let role = if turn == "chaos" {
+                    Role::Chaos
+                } else {
+                    Role::Order
+                };
+                position_of(&game, role).map_err(|e| ApiError::bad(e.to_string()))
+            }
+            _ => Err(ApiError::bad(
+                "give either state, nextToken and turn (the bot specification's game state) \
+                 or position (a position text), not both",
+            )),
+        }
+    }
+}
+
+fn role_name(role: Role) -> &'static str {
+    match role {
+        Role::Order => "order",
+        Role::Chaos => "chaos",
+    }
+}
+
+pub(crate) async fn analyse(
+    State(state): Shared,
+    ApiJson(request): ApiJson<AnalyseRequest>,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let position = request.position()?;
+    let top = request.moves.unwrap_or(3);
+    if !(1..=MAX_ANALYSIS_MOVES).contains(&top) {
+        return Err(ApiError::bad(format!(
+            "moves is {top}; ask for 1 to {MAX_ANALYSIS_MOVES}"
+        )));
+    }
+    if request.nodes == Some(0) {
+        return Err(ApiError::bad("nodes must be at least 1"));
+    }
+    let limits = Limits {
+        depth: None,
+        nodes: request.nodes.map(|n| n.min(MAX_ANALYSIS_NODES)),
+        time: Some(capped_time(&state, request.time_ms)),
+    };
+    let analysis = in_search_slot(&state, move || {
+        let mut searcher = Searcher::new(LinearEval::trained(), 16);
+        searcher.analyse(&position, limits, top, None)
+    })
+    .await?;
+    let best = analysis.best();
+    let explanation = Explanation::of(&position, &analysis, best.mv).map(|e| e.text());
+    let moves: Vec<_> = analysis
+        .moves
+        .iter()
+        .map(|m| {
+            json!({"move": reply(m.mv).mv, "compact": m.mv.to_string(),
+                   "expected": (m.value * 100.0).round() / 100.0})
+        })
+        .collect();
+    let line: Vec<String> = analysis.line.iter().map(Move::to_string).collect();
+    Ok(Json(json!({
+        "turn": role_name(position.to_move().expect("checked")),
+        "moves": moves,
+        "line": line,
+        "explanation": explanation,
+        "depth": analysis.depth,
+        "nodes": analysis.nodes,
+        "solved": analysis.solved,
+        "timeMs": analysis.elapsed.as_millis() as u64,
+    })))
 }

@@ -103,6 +103,7 @@ pub fn router(config: ServeConfig) -> Router {
         .route("/api/play", post(api::play))
         .route("/api/draw", post(api::draw))
         .route("/api/bot", post(api::bot))
+        .route("/api/analyse", post(api::analyse))
         .route("/api/bots", get(api::bots))
         .fallback(api::not_found)
         .layer(DefaultBodyLimit::max(body_limit))

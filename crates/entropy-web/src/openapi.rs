@@ -40,6 +40,7 @@ pub fn document() -> Value {
             "/api/play": post("Play a move (compact notation) and describe the result", "PlayRequest", "View", false),
             "/api/draw": post("Draw a random chip from the bag", "DrawRequest", "View", false),
             "/api/bot": post("Let a bot move", "BotRequest", "BotReply", false),
+            "/api/analyse": post("Analyse a position: the best moves with Order's expected final score after each, the likely line, and the best move explained", "AnalyseRequest", "Analysis", false),
             "/api/bots": {"get": {"summary": "The built-in bots", "responses": {"200": {"description": "OK", "content": {"application/json": {"schema": {"type": "array", "items": {"type": "object", "properties": {"name": {"type": "string"}, "description": {"type": "string"}}}}}}}}}},
             "/api/health": {"get": {"summary": "Liveness", "responses": {"200": {"description": "OK"}}}}
         },
@@ -57,6 +58,24 @@ pub fn document() -> Value {
             "DrawRequest": {"type": "object", "additionalProperties": false, "required": ["position"], "properties": {"position": {"type": "string"}, "seed": {"type": "integer", "minimum": 0}}},
             "BotRequest": {"type": "object", "additionalProperties": false, "required": ["position"], "properties": {"position": {"type": "string"}, "bot": {"type": "string"}, "timeMs": {"type": "integer", "minimum": 0}}},
             "BotReply": {"type": "object", "required": ["move", "view"], "properties": {"move": {"type": "string"}, "expected": {"type": "number", "nullable": true, "description": "The bot's estimate of Order's final score"}, "view": {"$ref": "#/components/schemas/View"}}},
+            "AnalyseRequest": {"type": "object", "additionalProperties": false, "description": "Either state, nextToken and turn (as GameState) or position", "properties": {
+                "state": {"type": "array", "minItems": 49, "maxItems": 49, "items": {"$ref": "#/components/schemas/Colour"}},
+                "nextToken": {"$ref": "#/components/schemas/Colour"},
+                "turn": {"type": "string", "enum": ["order", "chaos"]},
+                "position": {"type": "string", "description": "A position text with a player to move"},
+                "moves": {"type": "integer", "minimum": 1, "maximum": 20, "description": "How many of the best moves to value (default 3)"},
+                "timeMs": {"type": "integer", "minimum": 0, "description": "Thinking time, capped by the server's move time"},
+                "nodes": {"type": "integer", "minimum": 1, "description": "Most positions to visit (reproducible when the time cap is not reached)"}
+            }},
+            "Analysis": {"type": "object", "required": ["turn", "moves", "line"], "properties": {
+                "turn": {"type": "string", "enum": ["order", "chaos"]},
+                "moves": {"type": "array", "description": "Best first", "items": {"type": "object", "properties": {
+                    "move": {"type": "string", "description": "As MoveReply writes it"}, "compact": {"type": "string", "description": "3Bc, BcBg or pass"},
+                    "expected": {"type": "number", "description": "Order's expected final score after the move"}}}},
+                "line": {"type": "array", "items": {"type": "string"}, "description": "The likely line in compact notation; a lone digit is the likeliest colour drawn"},
+                "explanation": {"type": "string", "nullable": true},
+                "depth": {"type": "integer"}, "nodes": {"type": "integer"}, "solved": {"type": "boolean"}, "timeMs": {"type": "integer"}
+            }},
             "View": {"type": "object", "properties": {
                 "position": {"type": "string"}, "size": {"type": "integer"},
                 "cells": {"type": "array", "items": {"type": "integer", "minimum": 0, "maximum": 7}},

@@ -295,3 +295,108 @@ async fn searches_beyond_the_slots_and_queue_get_503_and_the_server_recovers() {
     let response = app.oneshot(request()).await.unwrap();
     assert_eq!(response.status(), StatusCode::OK);
 }
+
+#[tokio::test]
+async fn analyse_values_the_best_moves_and_explains_the_first() {
+    let mut body = state(&[(17, "R"), (19, "R")], "G", "order");
+    body["moves"] = json!(3);
+    body["nodes"] = json!(20_000);
+    let (status, answer) = post("/api/analyse", body).await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    assert_eq!(answer["turn"], "order");
+    let moves = answer["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 3, "{answer}");
+    let values: Vec<f64> = moves
+        .iter()
+        .map(|m| m["expected"].as_f64().unwrap())
+        .collect();
+    assert!(
+        values.windows(2).all(|w| w[0] >= w[1]),
+        "best first: {answer}"
+    );
+    assert_eq!(answer["line"][0], moves[0]["compact"], "{answer}");
+    assert!(answer["explanation"]
+        .as_str()
+        .unwrap()
+        .contains("expected final score"));
+
+    // A position text works too; Chaos's best moves have the lowest values.
+    let (status, answer) = post(
+        "/api/analyse",
+        json!({"position": "..7..../.3...../......2/....7../.....1./..52..4/....... 6", "moves": 2, "nodes": 5000}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    assert_eq!(answer["turn"], "chaos");
+    let moves = answer["moves"].as_array().unwrap();
+    assert!(
+        moves[0]["expected"].as_f64() <= moves[1]["expected"].as_f64(),
+        "{answer}"
+    );
+}
+
+#[tokio::test]
+async fn analyse_rejects_bad_requests_with_a_reason() {
+    let order = state(&[(17, "R")], "G", "order");
+    let cases = [
+        (json!({}), "either state"),
+        (
+            json!({"position": "......./......./......./......./......./......./....... draw"}),
+            "no player is to move",
+        ),
+        (
+            {
+                let mut b = order.clone();
+                b["moves"] = json!(0);
+                b
+            },
+            "moves is 0",
+        ),
+        (
+            {
+                let mut b = order.clone();
+                b["moves"] = json!(21);
+                b
+            },
+            "moves is 21",
+        ),
+        (
+            {
+                let mut b = order.clone();
+                b["nodes"] = json!(0);
+                b
+            },
+            "nodes must be",
+        ),
+        (
+            {
+                let mut b = order.clone();
+                b["position"] = json!("x");
+                b
+            },
+            "not both",
+        ),
+        (
+            {
+                let mut b = order.clone();
+                b["turn"] = json!("nobody");
+                b
+            },
+            "turn",
+        ),
+        (
+            {
+                let mut b = order.clone();
+                b["extra"] = json!(1);
+                b
+            },
+            "unknown field",
+        ),
+    ];
+    for (body, expected) in cases {
+        let (status, answer) = post("/api/analyse", body.clone()).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{body}: {answer}");
+        let error = answer["error"].as_str().unwrap();
+        assert!(error.contains(expected), "{body}: {error}");
+    }
+}
