@@ -314,13 +314,32 @@ fn play_explains_mistakes_and_goes_on() {
     );
 
     // As Order, passing to the end on a 5x5 board finishes the game and prints the score.
-    let passes = "pass\n".repeat(30);
+    // A hint and an evaluation on the way; a review of each side's mistakes at the end.
+    let passes = format!("hint\neval\n{}", "pass\n".repeat(30));
     let out = entropy(
-        &["play", "--size", "5", "--seed", "3", "--no-color"],
+        &[
+            "play",
+            "--size",
+            "5",
+            "--seed",
+            "3",
+            "--no-color",
+            "--hint-nodes",
+            "20000",
+        ],
         &passes,
     );
     let stdout = text(&out.stdout);
     assert!(stdout.contains("Game over: Order scores"), "{stdout}");
+    assert!(stdout.contains("Hint: "), "{stdout}");
+    assert!(
+        stdout.contains("Order's expected final score: "),
+        "{stdout}"
+    );
+    assert!(stdout.contains("order (you): "), "{stdout}");
+    assert!(stdout.contains("chaos (greedy): "), "{stdout}");
+    // Passing all game long gives points away: the review names the biggest.
+    assert!(stdout.contains("pass instead of"), "{stdout}");
 }
 
 #[test]

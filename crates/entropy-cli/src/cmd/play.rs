@@ -6,6 +6,9 @@ use std::process::ExitCode;
 use anyhow::{bail, Result};
 use entropy_arena::deal::shuffled_bag;
 use entropy_core::{Cell, Move, Phase, Position, Role};
+use entropy_engine::eval::LinearEval;
+use entropy_engine::search::analysis::Explanation;
+use entropy_engine::search::{Limits, Searcher};
 use entropy_engine::{make_bot, Budget};
 
 use crate::view;
@@ -15,7 +18,9 @@ use crate::view;
 /// Cells are written as on the board, row letter then column letter (`Bc`), or as in the bot
 /// specification, row letter then column number (`b3`). As Chaos you type the cell for the
 /// drawn chip; as Order you type a slide as two cells (`BcBg`, `Bc Bg` or `b3-b7`) or `pass`.
-/// Other commands: `moves` lists your legal moves, `board` redraws, `help`, `quit`.
+/// Other commands: `hint` (the best move and why), `eval` (the best moves with Order's expected
+/// final score after each), `moves` lists your legal moves, `board` redraws, `help`, `quit`.
+/// After the game, a short review: each side's three biggest mistakes by the searcher.
 #[derive(clap::Args)]
 pub struct Args {
     /// The role you play.
@@ -34,6 +39,12 @@ pub struct Args {
     /// No colours (also when output is not a terminal or NO_COLOR is set).
     #[arg(long)]
     no_color: bool,
+    /// Positions the analyst searches for `hint` and `eval`.
+    #[arg(long, default_value_t = 300_000, value_name = "N")]
+    hint_nodes: u64,
+    /// Positions the analyst searches per decision in the review after the game (0: no review).
+    #[arg(long, default_value_t = 20_000, value_name = "N")]
+    review_nodes: u64,
 }
 
 #[derive(Copy, Clone, clap::ValueEnum)]
@@ -62,6 +73,12 @@ pub fn run(args: Args) -> Result<ExitCode> {
     // The moves since the person last moved, marked on the board.
     let mut recent: Vec<Move> = Vec::new();
     let mut input = io::stdin().lock();
+    let mut analyst = Analyst {
+        searcher: Searcher::new(LinearEval::trained(), 16),
+        limits: Limits::nodes(args.hint_nodes.max(1)),
+    };
+    // Every move of the game, draws included, for the review.
+    let mut history: Vec<Move> = Vec::new();
     println!(
         "Entropy({}): you are {human}, {} is {}. Seed {seed} (replay with --seed {seed}).",
         size.side(),
@@ -74,6 +91,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     );
     for chip in deal {
         position.play(Move::Draw(chip))?;
+        history.push(Move::Draw(chip));
         for role in [Role::Chaos, Role::Order] {
             if position.is_over() {
                 break;
@@ -81,7 +99,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             let mv = if role == human {
                 print!("{}", view::render(&position, &recent, use_colour));
                 recent.clear();
-                match ask(&mut input, &position, use_colour)? {
+                match ask(&mut input, &position, use_colour, &mut analyst)? {
                     Some(mv) => mv,
                     None => {
                         println!("Game abandoned. Replay it with --seed {seed}.");
@@ -95,11 +113,105 @@ pub fn run(args: Args) -> Result<ExitCode> {
             };
             position.play(mv)?;
             recent.push(mv);
+            history.push(mv);
         }
     }
     print!("{}", view::render(&position, &recent, use_colour));
     println!("Game over: Order scores {}.", position.score());
+    if args.review_nodes > 0 {
+        review(
+            &mut analyst.searcher,
+            size,
+            &history,
+            args.review_nodes,
+            human,
+            &args.bot,
+        );
+    }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The searcher that answers `hint` and `eval`.
+struct Analyst {
+    searcher: Searcher<LinearEval>,
+    limits: Limits,
+}
+
+impl Analyst {
+    /// The best move and why.
+    fn hint(&mut self, position: &Position) -> String {
+        // From a clean table, so `hint` and `eval` agree on the same position.
+        self.searcher.clear();
+        let analysis = self.searcher.analyse(position, self.limits, 2, None);
+        let best = analysis.best();
+        let why = Explanation::of(position, &analysis, best.mv)
+            .map(|e| e.text())
+            .unwrap_or_default();
+        format!("Hint: {}. {why}", describe(best.mv))
+    }
+
+    /// The best moves with their values.
+    fn eval(&mut self, position: &Position) -> String {
+        self.searcher.clear();
+        let analysis = self.searcher.analyse(position, self.limits, 3, None);
+        let moves: Vec<String> = analysis
+            .moves
+            .iter()
+            .map(|m| format!("{} {:.1}", describe(m.mv), m.value))
+            .collect();
+        format!(
+            "Order's expected final score: {:.1} (score now {}; best moves: {}; {} moves deep{})",
+            analysis.best().value,
+            position.score(),
+            moves.join(", "),
+            analysis.depth,
+            if analysis.solved { ", exact" } else { "" }
+        )
+    }
+}
+
+/// Prints each side's three biggest mistakes of the game.
+fn review(
+    searcher: &mut Searcher<LinearEval>,
+    size: entropy_core::Size,
+    history: &[Move],
+    nodes: u64,
+    human: Role,
+    bot: &str,
+) {
+    println!("Review ({nodes} positions a decision):");
+    let Ok(decisions) =
+        searcher.review(&Position::new(size), history, Limits::nodes(nodes), |_| {})
+    else {
+        return;
+    };
+    for role in [Role::Order, Role::Chaos] {
+        let who = if role == human { "you" } else { bot };
+        let mut mistakes: Vec<_> = decisions
+            .iter()
+            .filter(|d| d.role == role && d.loss > 0.05)
+            .collect();
+        let lost: f64 = mistakes.iter().map(|d| d.loss).sum();
+        mistakes.sort_by(|a, b| b.loss.total_cmp(&a.loss));
+        let worst: Vec<String> = mistakes
+            .iter()
+            .take(3)
+            .map(|d| {
+                format!(
+                    "turn {}: {} instead of {} (-{:.1})",
+                    d.turn,
+                    describe(d.played.mv),
+                    describe(d.best.mv),
+                    d.loss
+                )
+            })
+            .collect();
+        println!(
+            "  {role} ({who}): {lost:.1} expected points given away{}{}",
+            if worst.is_empty() { "" } else { "; biggest: " },
+            worst.join("; ")
+        );
+    }
 }
 
 fn describe(mv: Move) -> String {
@@ -116,10 +228,16 @@ Cells: row letter then column letter as on the board (Bc), or row letter then co
 As Chaos: type the cell for the drawn chip, e.g. Bc.
 As Order: type a slide as two cells (BcBg, Bc Bg, b3-b7), or pass. A chip slides like a rook
 through empty cells and may stop on any of them.
-Commands: moves (your legal moves), board (draw it again), help, quit.";
+Commands: hint (the best move and why), eval (the best moves and Order's expected final score),
+moves (your legal moves), board (draw it again), help, quit.";
 
 /// Asks until the person types a legal move; `None` if they quit or input ends.
-fn ask(input: &mut impl BufRead, position: &Position, use_colour: bool) -> Result<Option<Move>> {
+fn ask(
+    input: &mut impl BufRead,
+    position: &Position,
+    use_colour: bool,
+    analyst: &mut Analyst,
+) -> Result<Option<Move>> {
     loop {
         match position.phase() {
             Phase::Place(colour) => print!(
@@ -145,6 +263,14 @@ fn ask(input: &mut impl BufRead, position: &Position, use_colour: bool) -> Resul
             }
             "board" => {
                 print!("{}", view::render(position, &[], use_colour));
+                continue;
+            }
+            "hint" => {
+                println!("{}", analyst.hint(position));
+                continue;
+            }
+            "eval" => {
+                println!("{}", analyst.eval(position));
                 continue;
             }
             "moves" => {
