@@ -1,12 +1,16 @@
 // End-to-end test of the web page served by `entropy serve`, in headless Chromium driven by
 // playwright-core: play a game as Chaos to the end (a legal move, an illegal one refused, the
-// final score shown), a slide and a pass as Order, and a phone-sized screen. Skips with a clear
+// final score shown, the evaluation graph drawn, the game reviewed), a slide, a pass and a hint
+// as Order, a match record loaded and reviewed with its mistakes marked, and a phone-sized
+// screen. Skips with a clear
 // message when no browser is installed (Debian: apt-get install chromium).
 //
 //   ENTROPY_BIN=target/release/entropy node tests/e2e/web.test.mjs [--screenshot docs/screenshot.png]
 
-import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import assert from "node:assert/strict";
 
 const browserPath = process.env.CHROMIUM || ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"].find(existsSync);
@@ -71,6 +75,20 @@ try {
   assert.equal(await page.locator(".cell.empty").count(), 0, "the board is full");
   console.log(`played a game as Chaos: ${result}`);
 
+  // The evaluation graph has a point per move analysed, the last one the final score; a review
+  // values every decision.
+  await page.waitForFunction(() => document.querySelectorAll("#graph .point").length > 20);
+  const lastPoint = await page.locator("#graph .point").last().textContent();
+  assert.match(lastPoint, new RegExp(`: ${score}\\.0`), "the graph ends at the final score");
+  await page.click("#review");
+  await page.waitForSelector("#status:has-text('Review done')", { timeout: 120000 });
+  assert.match(await page.textContent("#explanation"), /Order gave away [\d.]+ expected points, Chaos [\d.]+/);
+  // A click on a point shows that position.
+  await page.click("#graph .point >> nth=3");
+  await page.waitForSelector("#status:has-text('Showing the position after move 3')");
+  assert.ok((await page.locator(".cell.chip").count()) <= 3, "an early position is shown");
+  console.log("drew the evaluation graph, reviewed the game and went back to move 3");
+
   // As Order: select a chip, see its destinations, slide it, then pass.
   await page.selectOption("#mode", "order");
   await page.waitForSelector("#status:has-text('Your turn')");
@@ -85,10 +103,29 @@ try {
   await page.click("#pass");
   await page.waitForFunction(() => [...document.querySelectorAll("#moves li")].some((li) => li.textContent === "pass"));
   console.log("slid a chip and passed as Order");
+  await page.waitForSelector("#status:has-text('Your turn')");
+  await page.click("#hint");
+  await page.waitForSelector("#explanation:has-text('Best: ')");
+  assert.match(await page.textContent("#explanation"), /expected final score \d+\.\d/);
+  console.log(`a hint: ${await page.textContent("#explanation")}`);
   if (screenshot) {
     await page.screenshot({ path: screenshot });
     console.log(`screenshot written to ${screenshot}`);
   }
+
+  // A match record loaded and reviewed: random's mistakes are marked.
+  const records = join(mkdtempSync(join(tmpdir(), "entropy-e2e-")), "match.jsonl");
+  const made = spawnSync(binary, ["match", "greedy", "random", "--size", "5", "--deals", "1", "--quiet", "--out", records]);
+  assert.equal(made.status, 0, String(made.stderr));
+  await page.selectOption("#mode", "replay");
+  await page.setInputFiles("#record-file", records);
+  await page.waitForSelector("#status:has-text('Move 0 of')");
+  await page.click("#review");
+  await page.waitForSelector("#status:has-text('Review done')", { timeout: 120000 });
+  assert.ok((await page.locator("#graph .point.mistake").count()) > 0, "a mistake is marked on the graph");
+  await page.locator("#graph .point").last().click();
+  await page.waitForFunction(() => document.querySelectorAll("#moves li.mistake").length > 0);
+  console.log(`reviewed a record: ${await page.locator("#moves li.mistake").count()} mistakes marked`);
 
   // A phone-sized screen: the board fits without sideways scrolling.
   const phone = await browser.newPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });

@@ -397,6 +397,9 @@ pub(crate) struct AnalyseRequest {
     moves: Option<usize>,
     time_ms: Option<u64>,
     nodes: Option<u64>,
+    /// A move to value as well (compact notation), whether or not it is among the best.
+    #[serde(rename = "move")]
+    mv: Option<String>,
 }
 
 impl AnalyseRequest {
@@ -459,25 +462,40 @@ pub(crate) async fn analyse(
         nodes: request.nodes.map(|n| n.min(MAX_ANALYSIS_NODES)),
         time: Some(capped_time(&state, request.time_ms)),
     };
+    let asked = match &request.mv {
+        None => None,
+        Some(text) => {
+            let mv: Move = text
+                .parse()
+                .map_err(|e: entropy_core::ParseError| ApiError::bad(e.to_string()))?;
+            position
+                .check(mv)
+                .map_err(|e| ApiError::bad(format!("illegal move {text}: {e}")))?;
+            Some(mv)
+        }
+    };
     let analysis = in_search_slot(&state, move || {
         let mut searcher = Searcher::new(LinearEval::trained(), 16);
-        searcher.analyse(&position, limits, top, None)
+        searcher.analyse(&position, limits, top, asked)
     })
     .await?;
+    let value_json = |mv: Move, value: f64| {
+        json!({"move": reply(mv).mv, "compact": mv.to_string(),
+               "expected": (value * 100.0).round() / 100.0})
+    };
+    let played = analysis.asked.map(|m| value_json(m.mv, m.value));
     let best = analysis.best();
     let explanation = Explanation::of(&position, &analysis, best.mv).map(|e| e.text());
     let moves: Vec<_> = analysis
         .moves
         .iter()
-        .map(|m| {
-            json!({"move": reply(m.mv).mv, "compact": m.mv.to_string(),
-                   "expected": (m.value * 100.0).round() / 100.0})
-        })
+        .map(|m| value_json(m.mv, m.value))
         .collect();
     let line: Vec<String> = analysis.line.iter().map(Move::to_string).collect();
     Ok(Json(json!({
         "turn": role_name(position.to_move().expect("checked")),
         "moves": moves,
+        "played": played,
         "line": line,
         "explanation": explanation,
         "depth": analysis.depth,

@@ -65,13 +65,15 @@ pub fn document() -> Value {
                 "position": {"type": "string", "description": "A position text with a player to move"},
                 "moves": {"type": "integer", "minimum": 1, "maximum": 20, "description": "How many of the best moves to value (default 3)"},
                 "timeMs": {"type": "integer", "minimum": 0, "description": "Thinking time, capped by the server's move time"},
-                "nodes": {"type": "integer", "minimum": 1, "description": "Most positions to visit (reproducible when the time cap is not reached)"}
+                "nodes": {"type": "integer", "minimum": 1, "description": "Most positions to visit (reproducible when the time cap is not reached)"},
+                "move": {"type": "string", "description": "A legal move (compact notation) to value as well: the move a player played, for a review"}
             }},
             "Analysis": {"type": "object", "required": ["turn", "moves", "line"], "properties": {
                 "turn": {"type": "string", "enum": ["order", "chaos"]},
                 "moves": {"type": "array", "description": "Best first", "items": {"type": "object", "properties": {
                     "move": {"type": "string", "description": "As MoveReply writes it"}, "compact": {"type": "string", "description": "3Bc, BcBg or pass"},
                     "expected": {"type": "number", "description": "Order's expected final score after the move"}}}},
+                "played": {"type": "object", "nullable": true, "description": "The value of the requested move, as in moves"},
                 "line": {"type": "array", "items": {"type": "string"}, "description": "The likely line in compact notation; a lone digit is the likeliest colour drawn"},
                 "explanation": {"type": "string", "nullable": true},
                 "depth": {"type": "integer"}, "nodes": {"type": "integer"}, "solved": {"type": "boolean"}, "timeMs": {"type": "integer"}

@@ -6,7 +6,10 @@ const LETTERS = ["", "R", "G", "Y", "B", "W", "K", "P"];
 const NAMES = ["", "red", "green", "yellow", "blue", "white", "black", "purple"];
 const $ = (id) => document.getElementById(id);
 
-const game = { mode: "order", view: null, moves: [], history: [], selected: null, last: [], running: 0, replay: null };
+const game = { mode: "order", view: null, moves: [], history: [], selected: null, last: [], running: 0, replay: null, evals: [], marks: [], peek: null, reviewing: 0, epoch: 0 };
+
+// What the analysis costs per position: the graph's points and the review (about 6 ms each).
+const GRAPH_NODES = 20000;
 
 async function api(path, body) {
   const response = await fetch(path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
@@ -38,7 +41,7 @@ function humanRole() {
 }
 
 function render() {
-  const view = game.view;
+  const view = game.peek || game.view;
   if (!view) return;
   const n = view.size;
   const board = $("board");
@@ -80,10 +83,18 @@ function render() {
   $("score").textContent = view.score;
   $("drawn").innerHTML = view.drawn ? `<span class="mini c${view.drawn}">${LETTERS[view.drawn]}</span> ${NAMES[view.drawn]}` : "-";
   $("bag").innerHTML = view.bag.map((count, i) => `<span class="bagchip"><span class="mini c${i + 1}">${LETTERS[i + 1]}</span>x${count}</span>`).join("");
-  $("moves").innerHTML = game.moves.map((m) => `<li>${m}</li>`).join("");
+  $("moves").innerHTML = game.moves.map((m, i) => {
+    const loss = game.marks[i];
+    return loss >= 2 ? `<li class="mistake" title="gave away ${loss.toFixed(1)} expected points">${m}</li>` : `<li>${m}</li>`;
+  }).join("");
   $("moves").scrollTop = 1e9;
   const role = humanRole();
-  $("pass").disabled = !(role === "order" && view.phase === "slide" && !game.running);
+  $("pass").disabled = !(role === "order" && view.phase === "slide" && !game.running && !game.peek);
+  $("hint").disabled = !(view.phase === "place" || view.phase === "slide") || game.reviewing > 0;
+  const reviewable = game.mode === "replay" ? Boolean(game.replay && game.replay.views.length > 1) : game.view.phase === "over" && game.moves.length > 0;
+  $("review").disabled = !reviewable || game.reviewing > 0;
+  drawGraph();
+  evaluateCurrent();
   $("download").disabled = game.moves.length === 0;
   $("result").textContent = view.phase === "over" ? `Game over: Order scores ${view.score}.` : "";
   // For people and tests alike: is the page waiting for a move, thinking, or done?
@@ -96,7 +107,135 @@ function lastCells(move) {
   return [];
 }
 
+// The expected final score of the position after the moves played so far, for the graph.
+async function evaluateCurrent() {
+  if (game.mode === "replay" || game.peek) return;
+  const view = game.view, index = game.moves.length;
+  if (game.evals[index] !== undefined) return;
+  if (view.phase === "over") {
+    game.evals[index] = view.score;
+    drawGraph();
+    return;
+  }
+  if (view.phase !== "place" && view.phase !== "slide") return;
+  game.evals[index] = null; // asked
+  try {
+    const answer = await api("/api/analyse", { position: view.position, moves: 1, nodes: GRAPH_NODES });
+    if (game.view === view || game.history.includes(view)) {
+      game.evals[index] = answer.moves[0].expected;
+      drawGraph();
+    }
+  } catch (error) {
+    game.evals[index] = undefined;
+  }
+}
+
+// The evaluation graph: a point per move played, the expected final score after it; a click
+// shows that position.
+function drawGraph() {
+  const svg = $("graph");
+  const points = game.evals.map((v, i) => [i, v]).filter(([, v]) => typeof v === "number");
+  const total = Math.max(game.replay && game.mode === "replay" ? game.replay.views.length - 1 : game.moves.length, 1);
+  const width = 600, height = 140, left = 30, right = 8, top = 8, bottom = 18;
+  const values = points.map(([, v]) => v);
+  const low = Math.floor(Math.min(...values, 0) / 10) * 10, high = Math.ceil(Math.max(...values, 10) / 10) * 10;
+  const x = (i) => left + (i / total) * (width - left - right);
+  const y = (v) => top + (1 - (v - low) / (high - low)) * (height - top - bottom);
+  let html = `<line class="axis" x1="${left}" y1="${y(low)}" x2="${width - right}" y2="${y(low)}"/>`;
+  html += `<text x="2" y="${y(high) + 4}">${high}</text><text x="2" y="${y(low)}">${low}</text>`;
+  html += `<text x="${width - right - 60}" y="${height - 4}">move ${total}</text>`;
+  if (points.length > 1) html += `<polyline class="line" points="${points.map(([i, v]) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ")}"/>`;
+  const shown = game.mode === "replay" && game.replay ? game.replay.step : game.peek ? game.history.indexOf(game.peek) : game.moves.length;
+  for (const [i, v] of points) {
+    const cls = ["point"];
+    if (i > 0 && game.marks[i - 1] >= 2) cls.push("mistake");
+    if (i === shown) cls.push("current");
+    const title = `after move ${i}: ${v.toFixed(1)}` + (i > 0 && game.marks[i - 1] > 0 ? `, move ${i} gave away ${game.marks[i - 1].toFixed(1)}` : "");
+    html += `<circle class="${cls.join(" ")}" data-index="${i}" cx="${x(i).toFixed(1)}" cy="${y(v).toFixed(1)}" r="4"><title>${title}</title></circle>`;
+  }
+  svg.innerHTML = html;
+  for (const circle of svg.querySelectorAll(".point")) circle.addEventListener("click", () => goTo(Number(circle.dataset.index)));
+  $("graph-note").textContent = points.length ? `(now ${points[points.length - 1][1].toFixed(1)})` : "";
+}
+
+// Shows the position after `index` moves: a replay step, or a look back during a game.
+function goTo(index) {
+  if (game.mode === "replay" && game.replay) {
+    game.replay.step = Math.max(0, Math.min(game.replay.views.length - 1, index));
+    showReplayStep();
+    return;
+  }
+  if (index >= game.moves.length || !game.history[index]) {
+    game.peek = null;
+    status("Back to the game.");
+  } else {
+    game.peek = game.history[index];
+    status(`Showing the position after move ${index}; click the graph's last point to go back.`);
+  }
+  render();
+}
+
+async function hint() {
+  const view = game.peek || game.view;
+  $("explanation").textContent = "Thinking...";
+  try {
+    const answer = await api("/api/analyse", { position: view.position, moves: 2, timeMs: 1000 });
+    const best = answer.moves[0];
+    $("explanation").textContent = `Best: ${best.compact}. ${answer.explanation || `Expected final score ${best.expected.toFixed(1)}.`}`;
+  } catch (error) {
+    $("explanation").textContent = `No hint: ${error.message}`;
+  }
+}
+
+// Reviews the game shown: every decision's best move against the move played; the losses
+// mark the moves list and the graph.
+async function review() {
+  const replaying = game.mode === "replay" && game.replay;
+  const moves = replaying ? game.replay.records[Number($("record-game").value)].moves : game.moves;
+  const views = replaying ? game.replay.views : game.history;
+  const token = ++game.reviewing;
+  game.marks = [];
+  const lost = { order: 0, chaos: 0 };
+  const worst = [];
+  render();
+  try {
+    for (let i = 0; i < moves.length && token === game.reviewing; i++) {
+      const position = decisionBefore(views[i], moves[i]);
+      if (!position) continue;
+      status(`Reviewing move ${i + 1} of ${moves.length}...`);
+      const answer = await api("/api/analyse", { position, moves: 1, nodes: GRAPH_NODES, move: moves[i] });
+      const best = answer.moves[0].expected, played = answer.played.expected;
+      const loss = Math.max(0, answer.turn === "order" ? best - played : played - best);
+      game.marks[i] = loss;
+      if (i === 0) game.evals[0] = best;
+      game.evals[i + 1] = played;
+      lost[answer.turn] += loss;
+      worst.push({ i, loss, played: moves[i], best: answer.moves[0].compact, role: answer.turn });
+      render();
+    }
+    worst.sort((a, b) => b.loss - a.loss);
+    const biggest = worst.filter((w) => w.loss >= 2).slice(0, 3).map((w) => `move ${w.i + 1} (${w.role}) ${w.played} instead of ${w.best}: -${w.loss.toFixed(1)}`);
+    $("explanation").textContent = `Review: Order gave away ${lost.order.toFixed(1)} expected points, Chaos ${lost.chaos.toFixed(1)}.` + (biggest.length ? ` Biggest mistakes: ${biggest.join("; ")}.` : " No move lost 2 points or more.");
+    status("Review done: mistakes are marked in red in the moves and on the graph.");
+  } catch (error) {
+    status(`Review failed: ${error.message}`, true);
+  } finally {
+    if (token === game.reviewing) game.reviewing = 0;
+    render();
+  }
+}
+
+// The decision position at which `move` was played from `view`: a record's placement comes
+// before its draw (the view is at the chance node), so the drawn colour is put in.
+function decisionBefore(view, move) {
+  if (!view) return null;
+  if (view.phase === "place" || view.phase === "slide") return view.position;
+  if (view.phase === "draw" && /^\d/.test(move)) return view.position.replace(/ draw$/, ` ${move[0]}`);
+  return null;
+}
+
 async function play(move, who) {
+  game.peek = null;
   const view = await api("/api/play", { position: game.view.position, move });
   game.history.push(game.view);
   game.view = view;
@@ -113,12 +252,17 @@ function botChoice() {
 }
 
 async function advance() {
-  const token = ++game.running;
+  // A token unique over the page's life: a loop left over from an earlier game (its bot still
+  // thinking) must never take a later game's moves for its own.
+  const token = ++game.epoch;
+  game.running = token;
   try {
     while (game.view && game.view.phase !== "over" && token === game.running) {
       const view = game.view;
       if (view.phase === "draw") {
-        game.view = await api("/api/draw", { position: view.position });
+        const drawn = await api("/api/draw", { position: view.position });
+        if (token !== game.running) break;
+        game.view = drawn;
         render();
         continue;
       }
@@ -152,7 +296,7 @@ async function advance() {
 
 async function clickCell(name) {
   const view = game.view;
-  if (!view || game.running || game.mode === "watch" || game.mode === "replay") return;
+  if (!view || game.running || game.peek || game.mode === "watch" || game.mode === "replay") return;
   const role = humanRole();
   try {
     if (view.phase === "place" && role === "chaos") {
@@ -187,6 +331,7 @@ async function clickCell(name) {
 
 async function newGame() {
   game.running = 0;
+  game.epoch++;
   game.mode = $("mode").value;
   $("replay-controls").hidden = game.mode !== "replay";
   $("speed-label").hidden = game.mode !== "watch";
@@ -194,6 +339,11 @@ async function newGame() {
   game.history = [];
   game.last = [];
   game.selected = null;
+  game.evals = [];
+  game.marks = [];
+  game.peek = null;
+  game.reviewing = 0;
+  $("explanation").textContent = "";
   $("expected").textContent = "-";
   try {
     game.view = await api("/api/position", { position: emptyPosition(Number($("size").value)) });
@@ -219,6 +369,10 @@ async function loadReplay(index) {
   }
   game.replay.views = views;
   game.replay.step = 0;
+  game.evals = [];
+  game.marks = [];
+  game.reviewing = 0;
+  $("explanation").textContent = "Review game values every move and marks the mistakes.";
   showReplayStep();
 }
 
@@ -254,6 +408,8 @@ $("prev").addEventListener("click", stepTo((s) => s - 1));
 $("next").addEventListener("click", stepTo((s) => s + 1));
 $("last").addEventListener("click", stepTo((_, end) => end));
 
+$("hint").addEventListener("click", hint);
+$("review").addEventListener("click", review);
 $("pass").addEventListener("click", async () => {
   try {
     await play("pass", "You");

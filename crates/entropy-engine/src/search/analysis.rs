@@ -29,8 +29,10 @@ pub struct MoveValue {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Analysis {
     /// The best moves for the player to move, best first (Order's highest values, Chaos's
-    /// lowest), at most the number asked for, plus the move asked about if it is not among them.
+    /// lowest), at most the number asked for.
     pub moves: Vec<MoveValue>,
+    /// The move asked about and its value (whether or not it is among `moves`).
+    pub asked: Option<MoveValue>,
     /// The likely line of play from the position, starting with the best move: decisions from
     /// the search, and at each draw the likeliest colour (`Move::Draw`).
     pub line: Vec<Move>,
@@ -52,7 +54,11 @@ impl Analysis {
 
     /// The value of `mv` if the analysis has it.
     pub fn value_of(&self, mv: Move) -> Option<f64> {
-        self.moves.iter().find(|m| m.mv == mv).map(|m| m.value)
+        self.moves
+            .iter()
+            .chain(&self.asked)
+            .find(|m| m.mv == mv)
+            .map(|m| m.value)
     }
 }
 
@@ -146,23 +152,22 @@ impl<E: Evaluator> Searcher<E> {
                 .evaluate(&position.after(mv).expect("a legal move"));
             found.push(MoveValue { mv, value });
         }
-        let mut moves: Vec<MoveValue> = found.iter().take(top).copied().collect();
-        if let Some(asked) = asked {
-            if !moves.iter().any(|m| m.mv == asked) {
-                // Searched in the last complete iteration, or else (a limit stopped the first
-                // iteration before it) valued by the evaluation alone.
-                let value = match found.iter().find(|m| m.mv == asked) {
-                    Some(m) => m.value,
-                    None => self
-                        .eval
-                        .evaluate(&position.after(asked).expect("a legal move")),
-                };
-                moves.push(MoveValue { mv: asked, value });
-            }
-        }
+        let moves: Vec<MoveValue> = found.iter().take(top).copied().collect();
+        let asked = asked.map(|asked| {
+            // Searched in the last complete iteration, or else (a limit stopped the first
+            // iteration before it) valued by the evaluation alone.
+            let value = match found.iter().find(|m| m.mv == asked) {
+                Some(m) => m.value,
+                None => self
+                    .eval
+                    .evaluate(&position.after(asked).expect("a legal move")),
+            };
+            MoveValue { mv: asked, value }
+        });
         let line = self.likely_line(position, moves[0].mv, depth_done.max(1));
         Analysis {
             moves,
+            asked,
             line,
             depth: depth_done,
             nodes,
