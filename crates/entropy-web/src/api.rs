@@ -407,11 +407,8 @@ impl AnalyseRequest {
         match (&self.position, &self.state, &self.next_token, &self.turn) {
             (Some(text), None, None, None) => {
                 let position = parse(text)?;
-                if position.to_move().is_none() {
-                    return Err(ApiError::bad(format!(
-                        "no player is to move: {}",
-                        position.phase()
-                    )));
+                if position.is_over() {
+                    return Err(ApiError::bad("the game is over: nothing to analyse"));
                 }
                 Ok(position)
             }
@@ -462,6 +459,32 @@ pub(crate) async fn analyse(
         nodes: request.nodes.map(|n| n.min(MAX_ANALYSIS_NODES)),
         time: Some(capped_time(&state, request.time_ms)),
     };
+    if position.phase() == Phase::Draw {
+        // A chance node: the value of each colour that can be drawn.
+        if request.mv.is_some() {
+            return Err(ApiError::bad(
+                "a chip is to be drawn: there is no move to value",
+            ));
+        }
+        let colours = in_search_slot(&state, move || {
+            let mut searcher = Searcher::new(LinearEval::trained(), 16);
+            searcher.analyse_chance(&position, limits)
+        })
+        .await?;
+        let expected: f64 = colours.iter().map(|c| c.probability * c.value).sum();
+        let colours: Vec<_> = colours
+            .iter()
+            .map(|c| {
+                json!({"colour": c.colour.number(), "probability": (c.probability * 1e4).round() / 1e4,
+                       "expected": (c.value * 100.0).round() / 100.0})
+            })
+            .collect();
+        return Ok(Json(json!({
+            "turn": "draw",
+            "expected": (expected * 100.0).round() / 100.0,
+            "colours": colours,
+        })));
+    }
     let asked = match &request.mv {
         None => None,
         Some(text) => {

@@ -62,14 +62,17 @@ pub fn document() -> Value {
                 "state": {"type": "array", "minItems": 49, "maxItems": 49, "items": {"$ref": "#/components/schemas/Colour"}},
                 "nextToken": {"$ref": "#/components/schemas/Colour"},
                 "turn": {"type": "string", "enum": ["order", "chaos"]},
-                "position": {"type": "string", "description": "A position text with a player to move"},
+                "position": {"type": "string", "description": "A position text: a player to move, or a chip to draw (each colour is then valued)"},
                 "moves": {"type": "integer", "minimum": 1, "maximum": 20, "description": "How many of the best moves to value (default 3)"},
                 "timeMs": {"type": "integer", "minimum": 0, "description": "Thinking time, capped by the server's move time"},
                 "nodes": {"type": "integer", "minimum": 1, "description": "Most positions to visit (reproducible when the time cap is not reached)"},
                 "move": {"type": "string", "description": "A legal move (compact notation) to value as well: the move a player played, for a review"}
             }},
-            "Analysis": {"type": "object", "required": ["turn", "moves", "line"], "properties": {
-                "turn": {"type": "string", "enum": ["order", "chaos"]},
+            "Analysis": {"type": "object", "required": ["turn"], "description": "For a decision: moves, line and explanation; for a chance node (a position text in the draw phase): expected and colours", "properties": {
+                "turn": {"type": "string", "enum": ["order", "chaos", "draw"]},
+                "expected": {"type": "number", "description": "At a chance node: Order's expected final score"},
+                "colours": {"type": "array", "description": "At a chance node: each colour that can be drawn, likeliest first", "items": {"type": "object", "properties": {
+                    "colour": {"type": "integer", "minimum": 1, "maximum": 7}, "probability": {"type": "number"}, "expected": {"type": "number"}}}},
                 "moves": {"type": "array", "description": "Best first", "items": {"type": "object", "properties": {
                     "move": {"type": "string", "description": "As MoveReply writes it"}, "compact": {"type": "string", "description": "3Bc, BcBg or pass"},
                     "expected": {"type": "number", "description": "Order's expected final score after the move"}}}},

@@ -333,6 +333,37 @@ async fn analyse_values_the_best_moves_and_explains_the_first() {
         moves[0]["expected"].as_f64() <= moves[1]["expected"].as_f64(),
         "{answer}"
     );
+    assert!(answer["played"].is_null());
+
+    // A move asked about is valued too, and is never better than the best for its player.
+    let (status, answer) = post(
+        "/api/analyse",
+        json!({"position": "..7..../.3...../......2/....7../.....1./..52..4/....... 6", "moves": 1, "nodes": 5000, "move": "6Gg"}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    assert_eq!(answer["played"]["compact"], "6Gg", "{answer}");
+    assert!(answer["played"]["expected"].as_f64() >= answer["moves"][0]["expected"].as_f64());
+    assert_eq!(answer["moves"].as_array().unwrap().len(), 1);
+
+    // A chance node: each colour's value, weighted to the expected final score.
+    let (status, answer) = post(
+        "/api/analyse",
+        json!({"position": "..7..../.3...../......2/....7../.....1./..52..4/....... draw", "nodes": 7000}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    assert_eq!(answer["turn"], "draw");
+    let colours = answer["colours"].as_array().unwrap();
+    assert_eq!(colours.len(), 7, "{answer}");
+    let weighted: f64 = colours
+        .iter()
+        .map(|c| c["probability"].as_f64().unwrap() * c["expected"].as_f64().unwrap())
+        .sum();
+    assert!(
+        (weighted - answer["expected"].as_f64().unwrap()).abs() < 0.1,
+        "{answer}"
+    );
 }
 
 #[tokio::test]
@@ -341,8 +372,28 @@ async fn analyse_rejects_bad_requests_with_a_reason() {
     let cases = [
         (json!({}), "either state"),
         (
-            json!({"position": "......./......./......./......./......./......./....... draw"}),
-            "no player is to move",
+            json!({"position": "1234567/1234567/1234567/1234567/1234567/1234567/1234567 draw"}),
+            "the game is over",
+        ),
+        (
+            json!({"position": "......./......./......./......./......./......./....... draw", "move": "3Aa"}),
+            "no move to value",
+        ),
+        (
+            {
+                let mut b = order.clone();
+                b["move"] = json!("AaAb");
+                b
+            },
+            "illegal move AaAb",
+        ),
+        (
+            {
+                let mut b = order.clone();
+                b["move"] = json!("zz");
+                b
+            },
+            "zz",
         ),
         (
             {
