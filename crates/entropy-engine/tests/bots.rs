@@ -1,5 +1,5 @@
 //! Bots in whole games: every built-in bot plays legal moves in both roles, the greedy models
-//! agree with the greedy bot, and the searching bot learns when its opponent is greedy.
+//! agree with the greedy bot, and the searching bot learns when its opponent is greedy or weak.
 
 use entropy_core::{Move, Phase, Position, Size};
 use entropy_engine::bots::{random_move, SearchBot, SearchOptions};
@@ -73,6 +73,7 @@ fn the_greedy_models_contain_the_greedy_bots_choices() {
 fn the_search_bot_models_a_greedy_opponent_and_not_a_random_one() {
     let options = SearchOptions {
         limits: Some(Limits::nodes(500)),
+        weak_regret: None,
         ..SearchOptions::default()
     };
     for (opponent, expected) in [("greedy", true), ("random", false)] {
@@ -93,5 +94,48 @@ fn the_search_bot_models_a_greedy_opponent_and_not_a_random_one() {
         pos.play_unchecked(chip);
         ours.choose(&pos, Budget::UNLIMITED);
         assert_eq!(ours.models_opponent(), expected, "against {opponent}");
+    }
+}
+
+#[test]
+fn the_search_bot_reads_a_weak_opponent_by_its_regret() {
+    let options = SearchOptions {
+        limits: Some(Limits::nodes(2000)),
+        weak_regret: Some(0.8),
+        ..SearchOptions::default()
+    };
+    for (opponent, role, weak) in [
+        ("random", entropy_core::Role::Chaos, true),
+        ("random", entropy_core::Role::Order, true),
+        ("search:nodes=3000", entropy_core::Role::Chaos, false),
+    ] {
+        let mut ours = SearchBot::new("search", LinearEval::trained(), options.clone());
+        let mut other = make_bot(opponent, 3).unwrap();
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(4);
+        let mut pos = Position::new(Size::SEVEN);
+        ours.new_game(Size::SEVEN, role);
+        other.new_game(Size::SEVEN, role.opponent());
+        for _ in 0..60 {
+            if pos.phase() == Phase::Draw {
+                let chip = random_move(&pos, &mut rng);
+                pos.play_unchecked(chip);
+            }
+            let mover = if pos.to_move() == Some(role) {
+                &mut ours as &mut dyn Bot
+            } else {
+                other.as_mut()
+            };
+            let mv = mover.choose(&pos, Budget::UNLIMITED);
+            pos.play_unchecked(mv);
+        }
+        let regret = ours.opponent_regret().expect("enough moves watched");
+        assert_eq!(
+            regret > 0.8,
+            weak,
+            "{opponent} as {:?}: {regret}",
+            role.opponent()
+        );
+        // The weak model is on exactly when the regret says so (neither opponent is greedy).
+        assert_eq!(ours.models_opponent(), weak, "{opponent}");
     }
 }

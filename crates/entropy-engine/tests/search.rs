@@ -4,6 +4,7 @@
 use entropy_core::{Position, Size};
 use entropy_engine::bots::random_move;
 use entropy_engine::eval::{Evaluator, LinearEval, ScoreEval};
+use entropy_engine::search::model::OpponentModel;
 use entropy_engine::search::reference::{expectimax, expectimax_nodes};
 use entropy_engine::search::{Limits, Searcher};
 use proptest::prelude::*;
@@ -161,4 +162,87 @@ fn recorded_tree_nodes_hold_their_expectimax_values() {
         }
     }
     assert!(checked > 10, "{checked}");
+}
+
+/// Expectimax in which the weak players' nodes are worth the average of their moves.
+fn optimistic_expectimax(
+    position: &Position,
+    depth: u32,
+    eval: &impl Evaluator,
+    model: OpponentModel,
+    root: bool,
+) -> f64 {
+    if position.is_over() {
+        return position.score() as f64;
+    }
+    if depth == 0 {
+        return eval.evaluate(position);
+    }
+    if root || !model.weak_at(position.phase()) {
+        if position.phase() == entropy_core::Phase::Draw {
+            let total = position.bag().total() as f64;
+            return position
+                .bag()
+                .colours()
+                .map(|(colour, count)| {
+                    let child = position.after(entropy_core::Move::Draw(colour)).unwrap();
+                    count as f64 / total
+                        * optimistic_expectimax(&child, depth - 1, eval, model, false)
+                })
+                .sum();
+        }
+    }
+    let values: Vec<f64> = position
+        .legal_moves()
+        .iter()
+        .map(|&mv| {
+            optimistic_expectimax(&position.after(mv).unwrap(), depth - 1, eval, model, false)
+        })
+        .collect();
+    let mean = values.iter().sum::<f64>() / values.len() as f64;
+    let best = match position.phase() {
+        entropy_core::Phase::Slide => values.into_iter().fold(f64::NEG_INFINITY, f64::max),
+        _ => values.into_iter().fold(f64::INFINITY, f64::min),
+    };
+    if !root && model.weak_at(position.phase()) {
+        let w = model.weakness as f64 / 100.0;
+        return (1.0 - w) * best + w * mean;
+    }
+    best
+}
+
+#[test]
+fn optimistic_search_equals_optimistic_expectimax() {
+    let eval = LinearEval::hand();
+    for seed in 0..10u64 {
+        let pos = random_position(seed, Size::FIVE, 10 + 4 * seed as usize);
+        for model in [
+            OpponentModel {
+                weak_chaos: true,
+                weakness: 100,
+                ..OpponentModel::default()
+            },
+            OpponentModel {
+                weak_chaos: true,
+                weakness: 40,
+                ..OpponentModel::default()
+            },
+            OpponentModel {
+                weak_order: true,
+                weakness: 70,
+                ..OpponentModel::default()
+            },
+        ] {
+            let mut searcher = Searcher::new(eval.clone(), 1);
+            searcher.set_model(model);
+            for depth in 1..=3 {
+                let expected = optimistic_expectimax(&pos, depth, &eval, model, true);
+                let (value, _) = searcher.value(&pos, depth);
+                assert!(
+                    (value - expected).abs() < 1e-3,
+                    "depth {depth} {model:?}: {value} vs {expected} at {pos:?}"
+                );
+            }
+        }
+    }
 }

@@ -71,7 +71,8 @@ pub const BOTS: &[BotInfo] = &[
 /// Options a bot name may carry after a colon, comma-separated: `search:nodes=20000`,
 /// `search:depth=3`, `search:time=500` (milliseconds per move), `search:tt=32` (MiB),
 /// `search:weights=FILE` (evaluation weights from a file written by `entropy train`),
-/// `search:model=0` (never assume the opponent greedy).
+/// `search:model=0` (never assume the opponent greedy or weak), `search:weak=T` (count the
+/// opponent weak above T tenths of a point of mean regret per move; 20 by default, 0 never).
 fn search_options(
     options: &str,
     name: &str,
@@ -81,7 +82,7 @@ fn search_options(
     for option in options.split(',').filter(|o| !o.is_empty()) {
         let bad = || {
             UnknownBot(format!(
-                "{name} (bad option {option:?}: use nodes=N, depth=N, time=MS, tt=MIB, model=0|1 or weights=FILE)"
+                "{name} (bad option {option:?}: use nodes=N, depth=N, time=MS, tt=MIB, model=0|1, weak=TENTHS or weights=FILE)"
             ))
         };
         let (key, value) = option.split_once('=').ok_or_else(bad)?;
@@ -96,6 +97,11 @@ fn search_options(
         let value: u64 = value.parse().map_err(|_| bad())?;
         if key == "model" {
             out.model_opponent = value != 0;
+            continue;
+        }
+        if key == "weak" {
+            // Tenths of a point of mean regret per move; 0 never assumes the opponent weak.
+            out.weak_regret = (value > 0).then_some(value as f64 / 10.0);
             continue;
         }
         let limits = out

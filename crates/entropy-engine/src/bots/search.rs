@@ -1,5 +1,6 @@
 //! The searching bot: *-minimax with the linear evaluation, under the clock.
 
+use std::collections::VecDeque;
 use std::time::Duration;
 
 use entropy_core::{Move, Phase, Position, Role, Size};
@@ -13,6 +14,11 @@ use crate::{Bot, Budget};
 /// under 64 MiB.
 pub const DEFAULT_TABLE_MIB: usize = 16;
 
+/// The mean regret per move above which the default bot counts its opponent weak: random
+/// players give away about 2.3 expected points a move by the judge, the spoiler and heuristic
+/// bots 1.3 to 1.8, searchers 0.1 to 0.5 (docs/search.md, "Opponent model").
+pub const DEFAULT_WEAK_REGRET: f64 = 2.0;
+
 /// How a [`SearchBot`] limits each search.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SearchOptions {
@@ -22,6 +28,11 @@ pub struct SearchOptions {
     pub table_mib: usize,
     /// Watch the opponent and, once it plays like the greedy bot, search assuming it does.
     pub model_opponent: bool,
+    /// Mean regret per move (expected points given away against a short search's best move,
+    /// over its last 24 moves, once 12 are watched) above which the opponent counts as weak
+    /// and the search assumes it often plays any move alike (optimistic mode); `None` never
+    /// does.
+    pub weak_regret: Option<f64>,
 }
 
 impl Default for SearchOptions {
@@ -30,55 +41,84 @@ impl Default for SearchOptions {
             limits: None,
             table_mib: DEFAULT_TABLE_MIB,
             model_opponent: true,
+            weak_regret: Some(DEFAULT_WEAK_REGRET),
         }
     }
 }
 
-/// Opponent moves watched when deciding whether it plays greedily.
+/// Opponent moves watched when deciding whether it plays greedily or weakly.
 const WATCHED: usize = 12;
-/// Observations needed before the model may switch on.
+/// Observations needed before a model may switch on.
 const MIN_OBSERVED: usize = 6;
-/// Share of greedy moves among the watched ones that switches the model on.
+/// Share of greedy moves among the watched ones that switches the greedy model on.
 const GREEDY_SHARE: f64 = 0.9;
+/// Opponent moves whose regrets are averaged: a longer window than the greedy test's, as one
+/// move's regret varies much more (a late blunder costs ten points, an early one a few tenths).
+const REGRET_WATCHED: usize = 24;
+/// Positions searched to value each opponent decision (about a millisecond).
+const REGRET_NODES: u64 = 3_000;
 
-/// Watches the opponent's moves: were they what the greedy bot could have played?
-#[derive(Default)]
+/// Watches the opponent's moves: were they what the greedy bot could have played, and how many
+/// expected points did each give away against the best move by a short search (its regret)?
+/// The regret separates skill from luck: a strong player's moves cost little whatever the chips.
 struct Observer {
     /// The position right after our last move.
     after_ours: Option<Position>,
-    /// The last few observations, newest last.
-    greedy: std::collections::VecDeque<bool>,
+    /// The last few observations (greedy or not), newest last.
+    greedy: VecDeque<bool>,
+    /// The last few regrets, newest last.
+    regrets: VecDeque<f64>,
+    /// The searcher that values the opponent's decisions (its own small table, no model).
+    judge: Searcher<LinearEval>,
+    /// Mean regret per move above which the opponent counts as weak; `None`: never.
+    weak_regret: Option<f64>,
 }
 
 impl Observer {
-    /// Records whether the opponent's moves since `after_ours` were greedy.
+    fn new(eval: LinearEval, weak_regret: Option<f64>) -> Observer {
+        Observer {
+            after_ours: None,
+            greedy: VecDeque::new(),
+            regrets: VecDeque::new(),
+            judge: Searcher::new(eval, 1),
+            weak_regret,
+        }
+    }
+
+    fn reset(&mut self) {
+        self.after_ours = None;
+        self.greedy.clear();
+        self.regrets.clear();
+        self.judge.clear();
+    }
+
+    /// Records what the opponent did since `after_ours`.
     fn observe(&mut self, now: &Position) {
         let Some(before) = self.after_ours.take() else {
             return;
         };
-        let verdict = match (before.phase(), now.phase()) {
-            // We are Chaos: Order moved from `before`, then a chip was drawn.
-            (Phase::Slide, Phase::Place(_)) => model::greedy_order_moves(&before)
-                .iter()
-                .any(|&mv| before.after(mv).is_ok_and(|p| p.board() == now.board())),
-            // We are Order: a chip was drawn and Chaos placed it.
-            (Phase::Draw, Phase::Slide) => {
-                let Some((cell, colour)) = now
-                    .board()
-                    .chips()
-                    .find(|&(cell, _)| before.board().get(cell).is_none())
-                else {
-                    return;
-                };
-                let mut drawn = before;
-                drawn.play_unchecked(Move::Draw(colour));
-                model::greedy_chaos_moves(&drawn).contains(&Move::Place { colour, cell })
-            }
-            _ => return,
+        let Some((decision, played)) = opponent_decision(&before, now) else {
+            return;
         };
-        self.greedy.push_back(verdict);
-        if self.greedy.len() > WATCHED {
-            self.greedy.pop_front();
+        let greedy = match decision.phase() {
+            Phase::Slide => model::greedy_order_moves(&decision).contains(&played),
+            _ => model::greedy_chaos_moves(&decision).contains(&played),
+        };
+        push_window(&mut self.greedy, greedy);
+        if self.weak_regret.is_some() {
+            let analysis =
+                self.judge
+                    .analyse(&decision, Limits::nodes(REGRET_NODES), 1, Some(played));
+            let best = analysis.best().value;
+            let value = analysis.value_of(played).unwrap_or(best);
+            let regret = match decision.phase() {
+                Phase::Slide => best - value,
+                _ => value - best,
+            };
+            self.regrets.push_back(regret.max(0.0));
+            if self.regrets.len() > REGRET_WATCHED {
+                self.regrets.pop_front();
+            }
         }
     }
 
@@ -86,6 +126,56 @@ impl Observer {
         let greedy = self.greedy.iter().filter(|&&g| g).count();
         self.greedy.len() >= MIN_OBSERVED
             && greedy as f64 >= GREEDY_SHARE * self.greedy.len() as f64
+    }
+
+    /// The opponent's mean regret over the watched moves, once enough are watched.
+    fn mean_regret(&self) -> Option<f64> {
+        (self.regrets.len() >= 2 * MIN_OBSERVED)
+            .then(|| self.regrets.iter().sum::<f64>() / self.regrets.len() as f64)
+    }
+
+    /// When the opponent counts as weak, how weak, in percent: the share of its moves the
+    /// search takes as chosen at random. A player that picks at random gives away about 2.3
+    /// expected points a move by the judge's search (measured on random, both roles), a
+    /// strong one 0.1 to 0.5; the share grows from 0 at 0.3 points to 100 at 2.0.
+    fn weakness(&self) -> Option<u8> {
+        match (self.weak_regret, self.mean_regret()) {
+            (Some(threshold), Some(mean)) if mean > threshold => {
+                Some(((mean - 0.3) / 1.7 * 100.0).clamp(0.0, 100.0).round() as u8)
+            }
+            _ => None,
+        }
+    }
+}
+
+fn push_window(window: &mut VecDeque<bool>, item: bool) {
+    window.push_back(item);
+    if window.len() > WATCHED {
+        window.pop_front();
+    }
+}
+
+/// The opponent's decision between `before` (just after our move) and `now` (our next
+/// decision): the position it decided in and the move it played.
+fn opponent_decision(before: &Position, now: &Position) -> Option<(Position, Move)> {
+    match (before.phase(), now.phase()) {
+        // We are Chaos: Order moved from `before`, then a chip was drawn.
+        (Phase::Slide, Phase::Place(_)) => before
+            .legal_moves()
+            .iter()
+            .find(|&&mv| before.after(mv).is_ok_and(|p| p.board() == now.board()))
+            .map(|&mv| (*before, mv)),
+        // We are Order: a chip was drawn and Chaos placed it.
+        (Phase::Draw, Phase::Slide) => {
+            let (cell, colour) = now
+                .board()
+                .chips()
+                .find(|&(cell, _)| before.board().get(cell).is_none())?;
+            let mut drawn = *before;
+            drawn.play_unchecked(Move::Draw(colour));
+            Some((drawn, Move::Place { colour, cell }))
+        }
+        _ => None,
     }
 }
 
@@ -102,18 +192,24 @@ pub struct SearchBot {
 impl SearchBot {
     /// A searching bot with this evaluation.
     pub fn new(name: impl Into<String>, eval: LinearEval, options: SearchOptions) -> SearchBot {
+        let (eval_for_judge, options_weak) = (eval.clone(), options.weak_regret);
         SearchBot {
             name: name.into(),
             searcher: Searcher::new(eval, options.table_mib),
             options,
             last: None,
-            observer: Observer::default(),
+            observer: Observer::new(eval_for_judge, options_weak),
         }
     }
 
     /// Whether the bot currently assumes its opponent greedy.
     pub fn models_opponent(&self) -> bool {
         self.searcher.model() != OpponentModel::default()
+    }
+
+    /// The opponent's mean regret per move over the moves watched, once enough are.
+    pub fn opponent_regret(&self) -> Option<f64> {
+        self.observer.mean_regret()
     }
 
     /// What the last search found (value, depth, nodes), for reports.
@@ -130,7 +226,7 @@ impl Bot for SearchBot {
     fn new_game(&mut self, _size: Size, _role: Role) {
         self.searcher.clear();
         self.searcher.set_model(OpponentModel::default());
-        self.observer = Observer::default();
+        self.observer.reset();
     }
 
     fn choose(&mut self, position: &Position, budget: Budget) -> Move {
@@ -144,14 +240,22 @@ impl Bot for SearchBot {
         if self.options.model_opponent {
             self.observer.observe(position);
             let greedy = self.observer.opponent_is_greedy();
+            // The greedy model is exact against a greedy player; optimism is for the others.
+            let weakness = self.observer.weakness().filter(|_| !greedy);
+            let weak = weakness.is_some();
+            let weakness = weakness.unwrap_or(0);
             let model = match position.phase() {
                 Phase::Place(_) => OpponentModel {
                     greedy_order: greedy,
-                    greedy_chaos: false,
+                    weak_order: weak,
+                    weakness,
+                    ..OpponentModel::default()
                 },
                 _ => OpponentModel {
-                    greedy_order: false,
                     greedy_chaos: greedy,
+                    weak_chaos: weak,
+                    weakness,
+                    ..OpponentModel::default()
                 },
             };
             self.searcher.set_model(model);

@@ -5,13 +5,31 @@
 
 use entropy_core::{Move, MoveList, Phase, Position};
 
-/// Which players the search assumes greedy (below the root).
+/// Which players the search assumes greedy or weak (below the root).
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct OpponentModel {
     /// Order plays the slide with the largest immediate gain, or passes if none gains.
     pub greedy_order: bool,
     /// Chaos places where Order's best immediate reply scores least.
     pub greedy_chaos: bool,
+    /// Optimistic about Order: it plays its best move or, with probability `weakness`, any
+    /// move alike (the node is worth the mix of its moves' maximum and their average).
+    pub weak_order: bool,
+    /// Optimistic about Chaos: its best placement or, with probability `weakness`, any alike.
+    pub weak_chaos: bool,
+    /// How weak a weak player is, in percent: 100 values its nodes at their plain average.
+    pub weakness: u8,
+}
+
+impl OpponentModel {
+    /// Whether the player to move in this phase is assumed weak.
+    pub fn weak_at(&self, phase: Phase) -> bool {
+        match phase {
+            Phase::Slide => self.weak_order,
+            Phase::Place(_) => self.weak_chaos,
+            _ => false,
+        }
+    }
 }
 
 /// The moves greedy Order may play here (it breaks ties at random).

@@ -152,6 +152,9 @@ impl<E: Evaluator> Context<'_, E> {
         first: Option<Move>,
     ) -> (f64, Option<Move>) {
         let maximising = position.phase() == Phase::Slide;
+        if ply > 0 && self.model.weak_at(position.phase()) {
+            return (self.average(position, depth, ply), None);
+        }
         // Below the root a modelled player has only the moves its model would play.
         let modelled = if ply > 0 {
             modelled_moves(self.model, position)
@@ -202,6 +205,36 @@ impl<E: Evaluator> Context<'_, E> {
         (best_value, best_move)
     }
 
+    /// The optimistic value of a weak player's node: its best move's value mixed with the
+    /// average over its moves (the model's weakness is the average's share), each move
+    /// searched with a full window (exact values, so no cut).
+    fn average(&mut self, position: &Position, depth: u32, ply: usize) -> f64 {
+        let maximising = position.phase() == Phase::Slide;
+        let moves = position.legal_moves();
+        let mut sum = 0.0;
+        let mut best = if maximising {
+            f64::NEG_INFINITY
+        } else {
+            f64::INFINITY
+        };
+        for &mv in moves.iter() {
+            let mut child = *position;
+            child.play_unchecked(mv);
+            let value = self.search(&child, depth - 1, ply + 1, -UPPER, UPPER);
+            if self.stopped.is_some() {
+                return 0.0;
+            }
+            sum += value;
+            best = if maximising {
+                best.max(value)
+            } else {
+                best.min(value)
+            };
+        }
+        let weakness = f64::from(self.model.weakness.min(100)) / 100.0;
+        (1.0 - weakness) * best + weakness * sum / moves.len() as f64
+    }
+
     /// Star2 at a chance node: probe one Chaos move per colour for upper bounds, then search
     /// each colour with the window its neighbours' bounds allow, cutting off as soon as the
     /// weighted bounds settle the node against the window.
@@ -249,8 +282,9 @@ impl<E: Evaluator> Context<'_, E> {
             (a, b.max(a + 1e-9))
         };
 
-        // Probing: one Chaos move per colour gives an upper bound on that colour.
-        if depth >= 2 {
+        // Probing: one Chaos move per colour gives an upper bound on that colour (not when
+        // Chaos is assumed weak: an average is not bounded by any one of its moves).
+        if depth >= 2 && !self.model.weak_chaos {
             for i in 0..k {
                 let (a, b) = window(&lower, &upper, i);
                 let child = outcomes[i].1;
