@@ -178,19 +178,17 @@ fn optimistic_expectimax(
     if depth == 0 {
         return eval.evaluate(position);
     }
-    if root || !model.weak_at(position.phase()) {
-        if position.phase() == entropy_core::Phase::Draw {
-            let total = position.bag().total() as f64;
-            return position
-                .bag()
-                .colours()
-                .map(|(colour, count)| {
-                    let child = position.after(entropy_core::Move::Draw(colour)).unwrap();
-                    count as f64 / total
-                        * optimistic_expectimax(&child, depth - 1, eval, model, false)
-                })
-                .sum();
-        }
+    // A draw is never a weak player's node.
+    if position.phase() == entropy_core::Phase::Draw {
+        let total = position.bag().total() as f64;
+        return position
+            .bag()
+            .colours()
+            .map(|(colour, count)| {
+                let child = position.after(entropy_core::Move::Draw(colour)).unwrap();
+                count as f64 / total * optimistic_expectimax(&child, depth - 1, eval, model, false)
+            })
+            .sum();
     }
     let values: Vec<f64> = position
         .legal_moves()
