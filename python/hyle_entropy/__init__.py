@@ -9,9 +9,20 @@ Actions (Entropy(7): 638): ``0..49`` place the drawn chip on cell ``row * 7 + co
 ``49 + cell * 12 + target`` slide the chip on ``cell`` to the ``target``-th other cell of its row
 (targets 0-5, left to right) or column (targets 6-11, top to bottom); ``637`` pass. Every legal
 move has an action, slides that stop early included; a mask marks the legal ones.
+
+:func:`play_game` plays one game of an ``entropy match`` (built-in bots or CodeCup programs,
+the same clocks, forfeits and seeds) and returns its JSON record, so a match's games can run
+anywhere and be summarised by ``entropy match`` together.
 """
 
-from hyle_entropy._native import VecEnv, order_reward
+from hyle_entropy._native import VecEnv, order_reward, play_game
 from hyle_entropy.vector import EntropyVecEnv, action_count, observation_size
 
-__all__ = ["EntropyVecEnv", "VecEnv", "action_count", "observation_size", "order_reward"]
+__all__ = [
+    "EntropyVecEnv",
+    "VecEnv",
+    "action_count",
+    "observation_size",
+    "order_reward",
+    "play_game",
+]

@@ -53,3 +53,16 @@ class VecEnv:
     def render_rgb(self, i: int) -> npt.NDArray[np.uint8]: ...
 
 def order_reward(score: int) -> float: ...
+
+def play_game(
+    a: str,
+    b: str,
+    deal: int,
+    game: int,
+    seed: int = 1,
+    clock: float = 30.0,
+    clock_b: Optional[float] = None,
+    size: int = 7,
+) -> str:
+    """One game of a match (game 0: A is Order, 1: B is Order) as its JSON record line."""
+    ...
