@@ -28,9 +28,9 @@ python_tests() {
   "$venv/bin/pip" install --quiet "$@" pytest gym psutil target/test-wheels/*.whl
   PYTHONPATH="$PWD/target/pufferlib-src" "$venv/bin/python" -m pytest -q -rs python/tests
 }
-# The newest numpy, gymnasium and pettingzoo, then the oldest we support, which are
-# PufferLib 3.0.0's pins.
-python_tests target/test-venv numpy gymnasium pettingzoo
+# The newest numpy, gymnasium, pettingzoo and Ray (the cluster tests), then the oldest we
+# support, which are PufferLib 3.0.0's pins (without Ray: its tests skip there).
+python_tests target/test-venv numpy gymnasium pettingzoo ray
 python_tests target/test-venv-pins "numpy<2" "gymnasium==0.29.1" "pettingzoo==1.24.3"
 
 # The web page end to end in headless Chromium (tests/e2e). Skipped, with a message, where

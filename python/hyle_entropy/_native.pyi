@@ -66,3 +66,14 @@ def play_game(
 ) -> str:
     """One game of a match (game 0: A is Order, 1: B is Order) as its JSON record line."""
     ...
+
+def match_key(
+    a: str,
+    b: str,
+    seed: int = 1,
+    clock: float = 30.0,
+    clock_b: Optional[float] = None,
+    size: int = 7,
+) -> str:
+    """The ``match`` object (JSON) of the records of a match with these settings."""
+    ...

@@ -362,6 +362,65 @@ fn order_reward(score: u32) -> f32 {
     entropy_env::order_reward(score)
 }
 
+/// The match settings of `entropy match` from Python's arguments, checked.
+fn match_key(
+    a: &str,
+    b: &str,
+    seed: u64,
+    clock: f64,
+    clock_b: Option<f64>,
+    size: u8,
+) -> PyResult<entropy_arena::record::MatchKey> {
+    use entropy_arena::player::PlayerSpec;
+    if entropy_core::Size::new(size as usize).is_none() {
+        return Err(PyValueError::new_err(format!(
+            "board size {size} is not supported: use 7 (the game) or 5 (Entropy(5))"
+        )));
+    }
+    let millis = |seconds: f64, name: &str| {
+        if seconds.is_finite() && seconds > 0.0 {
+            Ok((seconds * 1000.0).round() as u64)
+        } else {
+            Err(PyValueError::new_err(format!(
+                "{name} must be a positive number of seconds, not {seconds}"
+            )))
+        }
+    };
+    let players = [PlayerSpec::parse(a), PlayerSpec::parse(b)];
+    for (spec, name) in players.iter().zip(["a", "b"]) {
+        spec.validate()
+            .map_err(|e| PyValueError::new_err(format!("player {name}: {e}")))?;
+    }
+    let clock_ms = millis(clock, "clock")?;
+    Ok(entropy_arena::record::MatchKey {
+        players,
+        seed,
+        clock_ms,
+        // Recorded only when it differs, as `entropy match` records it.
+        clock_b_ms: match clock_b.map(|c| millis(c, "clock_b")).transpose()? {
+            Some(b) if b != clock_ms => Some(b),
+            _ => None,
+        },
+        size,
+    })
+}
+
+/// The `match` object that `entropy match` writes in every record of a match with these
+/// settings (JSON): what a file's games must share to be resumed together.
+#[pyfunction(name = "match_key")]
+#[pyo3(signature = (a, b, seed = 1, clock = 30.0, clock_b = None, size = 7))]
+fn py_match_key(
+    a: &str,
+    b: &str,
+    seed: u64,
+    clock: f64,
+    clock_b: Option<f64>,
+    size: u8,
+) -> PyResult<String> {
+    let key = match_key(a, b, seed, clock, clock_b, size)?;
+    serde_json::to_string(&key).map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
 /// Plays one game of a match as `entropy match` does and returns its record, the JSON line
 /// `entropy match` writes for it: players `a` and `b` (built-in bots with options, or `cmd:...`
 /// programs speaking CodeCup), deal `deal` of the match seeded `seed`, `game` 0 with A as Order
@@ -382,46 +441,14 @@ fn play_game(
     clock_b: Option<f64>,
     size: u8,
 ) -> PyResult<String> {
-    use entropy_arena::player::PlayerSpec;
-    use entropy_arena::record::MatchKey;
     use entropy_arena::tournament::{MatchConfig, Task};
     if game > 1 {
         return Err(PyValueError::new_err(format!(
             "game must be 0 (A is Order) or 1 (B is Order), not {game}"
         )));
     }
-    if entropy_core::Size::new(size as usize).is_none() {
-        return Err(PyValueError::new_err(format!(
-            "board size {size} is not supported: use 7 (the game) or 5 (Entropy(5))"
-        )));
-    }
-    let millis = |seconds: f64, name: &str| {
-        if seconds.is_finite() && seconds > 0.0 {
-            Ok((seconds * 1000.0).round() as u64)
-        } else {
-            Err(PyValueError::new_err(format!(
-                "{name} must be a positive number of seconds, not {seconds}"
-            )))
-        }
-    };
-    let players = [PlayerSpec::parse(a), PlayerSpec::parse(b)];
-    for (spec, name) in players.iter().zip(["a", "b"]) {
-        spec.validate()
-            .map_err(|e| PyValueError::new_err(format!("player {name}: {e}")))?;
-    }
-    let key = MatchKey {
-        players,
-        seed,
-        clock_ms: millis(clock, "clock")?,
-        // Recorded only when it differs, as `entropy match` records it.
-        clock_b_ms: match clock_b.map(|c| millis(c, "clock_b")).transpose()? {
-            Some(b) if b != millis(clock, "clock")? => Some(b),
-            _ => None,
-        },
-        size,
-    };
     let config = MatchConfig {
-        key,
+        key: match_key(a, b, seed, clock, clock_b, size)?,
         deals: deal + 1,
         jobs: 1,
     };
@@ -435,5 +462,6 @@ fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<PyVecEnv>()?;
     module.add_function(wrap_pyfunction!(order_reward, module)?)?;
     module.add_function(wrap_pyfunction!(play_game, module)?)?;
+    module.add_function(wrap_pyfunction!(py_match_key, module)?)?;
     Ok(())
 }

@@ -1,0 +1,209 @@
+"""Matches on a Ray cluster: the games of an ``entropy match`` as Ray tasks.
+
+    python -m hyle_entropy.cluster match A B --deals N [--seed S] [--clock SECONDS]
+        [--size 7] [--out FILE] [--address ADDR] [--workers K]
+
+Each game (a deal, played once with A as Order and once with B) is a Ray task that calls
+:func:`hyle_entropy.play_game`, so the players, deals, seeds, clocks and forfeits are those of
+``entropy match``, and so is the record: each is appended to the JSON lines file as its task
+ends. Running the command again resumes: recorded games are kept and only the missing ones
+are played; ``entropy match`` reads, resumes and summarises the same file, and this command
+reads files ``entropy match`` wrote.
+
+Without ``--address`` Ray starts on this machine (the embedded default). With ``--address`` it
+joins a running cluster (``ray start --head`` on one machine, ``ray start --address HEAD:6379``
+on the others); the package is shipped to the workers with Ray's runtime environment, so they
+need only Python and Ray. Ray is optional: ``pip install hyle-entropy[cluster]``.
+
+A task whose worker dies is run again by Ray; a game is recorded once however often it was
+played, so nothing is lost or doubled.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import statistics
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Dict, Iterable, List, Optional, Tuple
+
+from hyle_entropy._native import match_key, play_game
+
+#: Tasks kept in flight per worker: enough to keep every worker busy, few enough that an
+#: interrupted driver has little work under way.
+IN_FLIGHT_PER_WORKER = 2
+
+
+@dataclass(frozen=True)
+class MatchSpec:
+    """What makes games belong to the same match (``entropy match``'s match key)."""
+
+    a: str
+    b: str
+    seed: int = 1
+    clock: float = 30.0
+    clock_b: Optional[float] = None
+    size: int = 7
+
+    def key(self) -> dict:
+        """The ``match`` object of the records of this match (ValueError if a player or
+        setting is not valid)."""
+        return json.loads(match_key(self.a, self.b, seed=self.seed, clock=self.clock,
+                                    clock_b=self.clock_b, size=self.size))
+
+
+def read_records(path: Path) -> Tuple[List[dict], List[str]]:
+    """The records of a file and a problem per line that could not be read."""
+    records, problems = [], []
+    if not path.exists():
+        return records, problems
+    for number, line in enumerate(path.read_text().splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            records.append(json.loads(line))
+        except json.JSONDecodeError as error:
+            problems.append(f"line {number}: {error}")
+    return records, problems
+
+
+def _run_remote(ray, spec: MatchSpec, tasks: Iterable[Tuple[int, int]], workers: int,
+                on_record) -> None:
+    """Plays the tasks as Ray tasks, calling ``on_record`` on each record as it arrives."""
+
+    @ray.remote(max_retries=5, retry_exceptions=False)
+    def game(deal: int, number: int) -> str:
+        return play_game(spec.a, spec.b, deal, number, seed=spec.seed, clock=spec.clock,
+                         clock_b=spec.clock_b, size=spec.size)
+
+    pending = list(tasks)
+    pending.reverse()
+    running: Dict = {}
+    limit = max(1, workers) * IN_FLIGHT_PER_WORKER
+    while pending or running:
+        while pending and len(running) < limit:
+            deal, number = pending.pop()
+            running[game.remote(deal, number)] = (deal, number)
+        done, _ = ray.wait(list(running), num_returns=1)
+        for ref in done:
+            running.pop(ref)
+            on_record(json.loads(ray.get(ref)))
+
+
+def run_match(spec: MatchSpec, deals: int, out: Path, address: Optional[str] = None,
+              workers: Optional[int] = None, quiet: bool = False) -> List[dict]:
+    """Plays the missing games of a match on Ray, appending each record to ``out`` as it
+    ends; returns every record of the match (those found in ``out`` included)."""
+    import ray
+
+    records, problems = read_records(out)
+    if problems:
+        raise ValueError(f"{out}: unreadable lines ({'; '.join(problems[:3])}); "
+                         "remove them to resume")
+    key = spec.key()
+    for record in records:
+        if record["match"] != key:
+            raise ValueError(f"{out} holds games of another match ({record['match']}); "
+                             "choose another --out")
+    done = {(r["deal"], r["game"]) for r in records}
+    tasks = [(d, g) for d in range(deals) for g in (0, 1) if (d, g) not in done]
+    if tasks:
+        if not ray.is_initialized():
+            if address:
+                package = str(Path(__file__).resolve().parent)
+                ray.init(address=address, runtime_env={"py_modules": [package]},
+                         log_to_driver=False)
+            else:
+                ray.init(num_cpus=workers or os.cpu_count(), log_to_driver=False,
+                         include_dashboard=False)
+        workers = workers or int(ray.cluster_resources().get("CPU", 1))
+        with out.open("a") as file:
+            def on_record(record: dict) -> None:
+                # A retried task can finish twice: each game is recorded once.
+                if (record["deal"], record["game"]) in done:
+                    return
+                done.add((record["deal"], record["game"]))
+                file.write(json.dumps(record, separators=(",", ":")) + "\n")
+                file.flush()
+                records.append(record)
+                if not quiet:
+                    print(f"\r{len(done)}/{2 * deals} games", end="", file=sys.stderr,
+                          flush=True)
+
+            _run_remote(ray, spec, tasks, workers, on_record)
+        if not quiet:
+            print(file=sys.stderr)
+    return [r for r in records if r["deal"] < deals]
+
+
+def summary(records: List[dict]) -> str:
+    """Each player's mean score as Order and the paired margin per deal with its 95% CI."""
+    by_deal: Dict[int, Dict[int, int]] = {}
+    for r in records:
+        by_deal.setdefault(r["deal"], {})[r["game"]] = r["score"]
+    pairs = [(g[0], g[1]) for g in by_deal.values() if 0 in g and 1 in g]
+    if not pairs:
+        return "no complete deal yet"
+    margins = [a - b for a, b in pairs]
+    mean = statistics.fmean(margins)
+    half = 1.96 * statistics.stdev(margins) / math.sqrt(len(margins)) if len(margins) > 1 \
+        else math.inf
+    a_order = statistics.fmean(a for a, _ in pairs)
+    b_order = statistics.fmean(b for _, b in pairs)
+    forfeits = sum(1 for r in records if r["termination"] != "normal")
+    return (f"A as Order {a_order:.1f}, B as Order {b_order:.1f}; paired margin "
+            f"(A's S as Order - B's S as Order, same chips): {mean:+.1f} ± {half:.1f} "
+            f"(95% CI, {len(pairs)} deals); {forfeits} forfeits")
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m hyle_entropy.cluster",
+        description="Run the games of an entropy match as Ray tasks (see the module's help).")
+    commands = parser.add_subparsers(dest="command", required=True)
+    match = commands.add_parser("match", help="play a match on Ray, resumable")
+    match.add_argument("a", help="player A: a built-in bot (with options) or cmd:PROGRAM")
+    match.add_argument("b", help="player B")
+    match.add_argument("--deals", type=int, default=100, help="deals, each played twice")
+    match.add_argument("--seed", type=int, default=1, help="seed of the deals and bots")
+    match.add_argument("--clock", type=float, default=30.0, help="seconds per game and player")
+    match.add_argument("--clock-b", type=float, default=None, help="player B's clock")
+    match.add_argument("--size", type=int, default=7, help="board side: 7 or 5")
+    match.add_argument("--out", type=Path, default=None,
+                       help="JSON lines file of records [default: match-A-vs-B-sSEED.jsonl]")
+    match.add_argument("--address", default=None, help="a running Ray cluster to join")
+    match.add_argument("--workers", type=int, default=None,
+                       help="CPUs for a local Ray [default: all]")
+    match.add_argument("--quiet", action="store_true", help="no progress line")
+    args = parser.parse_args(argv)
+    if args.deals < 1:
+        parser.error("--deals must be at least 1")
+    spec = MatchSpec(args.a, args.b, seed=args.seed, clock=args.clock, clock_b=args.clock_b,
+                     size=args.size)
+    out = args.out or Path(f"match-{_file_label(args.a)}-vs-{_file_label(args.b)}"
+                           f"-s{args.seed}.jsonl")
+    try:
+        records = run_match(spec, args.deals, out, address=args.address,
+                            workers=args.workers, quiet=args.quiet)
+    except ValueError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    except ImportError:
+        print("error: Ray is not installed: pip install 'hyle-entropy[cluster]'",
+              file=sys.stderr)
+        return 2
+    print(summary(records))
+    print(f"records: {out} ({len(records)} games)")
+    return 0
+
+
+def _file_label(player: str) -> str:
+    return "".join(c if c.isalnum() or c in "-_=." else "_" for c in player)[:40]
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,51 @@
+"""A match on a Ray cluster of a head and two worker nodes (separate processes on this
+machine) loses a worker node in the middle: every game is still recorded exactly once, with the
+scores the same games give when played here."""
+
+import json
+import threading
+import time
+
+import pytest
+
+ray = pytest.importorskip("ray")
+cluster_utils = pytest.importorskip("ray.cluster_utils")
+
+from hyle_entropy import play_game  # noqa: E402
+from hyle_entropy.cluster import MatchSpec, run_match  # noqa: E402
+
+
+def test_a_worker_node_lost_in_the_middle_loses_no_game(tmp_path):
+    if ray.is_initialized():
+        ray.shutdown()
+    cluster = cluster_utils.Cluster(initialize_head=True, head_node_args={"num_cpus": 0})
+    doomed = cluster.add_node(num_cpus=1)
+    cluster.add_node(num_cpus=1)
+    cluster.wait_for_nodes()
+    ray.init(address=cluster.address, log_to_driver=False)
+    try:
+        spec = MatchSpec("search:nodes=4000", "greedy", seed=5, clock=30, size=7)
+        out = tmp_path / "faults.jsonl"
+        result = {}
+        runner = threading.Thread(
+            target=lambda: result.update(records=run_match(spec, 6, out, quiet=True)))
+        runner.start()
+        deadline = time.time() + 120
+        while time.time() < deadline and (not out.exists() or
+                                           len(out.read_text().splitlines()) < 2):
+            time.sleep(0.05)
+        recorded_before = len(out.read_text().splitlines())
+        cluster.remove_node(doomed)
+        runner.join(timeout=300)
+        assert recorded_before < 12, "the node was removed in the middle of the match"
+        assert not runner.is_alive(), "the match finished on the surviving node"
+        lines = [json.loads(line) for line in out.read_text().splitlines()]
+        keys = sorted((r["deal"], r["game"]) for r in lines)
+        assert keys == [(d, g) for d in range(6) for g in (0, 1)], "each game exactly once"
+        for record in lines:
+            here = json.loads(play_game(spec.a, spec.b, record["deal"], record["game"],
+                                        seed=5, clock=30, size=7))
+            assert record["score"] == here["score"] and record["moves"] == here["moves"]
+    finally:
+        ray.shutdown()
+        cluster.shutdown()
