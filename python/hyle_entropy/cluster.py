@@ -101,6 +101,12 @@ def run_match(spec: MatchSpec, deals: int, out: Path, address: Optional[str] = N
     import ray
 
     records, problems = read_records(out)
+    lines = out.read_text().splitlines() if out.exists() else []
+    if len(problems) == 1 and problems[0].startswith(f"line {len(lines)}:"):
+        # A driver killed while writing leaves half a last line: drop it, the game is replayed.
+        out.write_text("".join(line + "\n" for line in lines[:-1]))
+        print(f"{out}: dropped a half-written last line", file=sys.stderr)
+        problems = []
     if problems:
         raise ValueError(f"{out}: unreadable lines ({'; '.join(problems[:3])}); "
                          "remove them to resume")

@@ -43,6 +43,11 @@ def test_a_match_on_ray_equals_the_games_played_here_and_resumes(local_ray, tmp_
     assert len(run_match(spec, 4, out, quiet=True)) == 8
     assert len(out.read_text().splitlines()) == 8
     assert "paired margin" in summary(records)
+    # A half-written last line (a driver killed while writing) is dropped and its game replayed.
+    text = out.read_text()
+    out.write_text(text + text.splitlines()[0][:40])
+    assert len(run_match(spec, 4, out, quiet=True)) == 8
+    assert len(out.read_text().splitlines()) == 8
     # Another match's file is refused.
     with pytest.raises(ValueError, match="another match"):
         run_match(MatchSpec("greedy", "random", seed=3, clock=10, size=5), 1, out, quiet=True)

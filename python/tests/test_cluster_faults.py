@@ -49,3 +49,33 @@ def test_a_worker_node_lost_in_the_middle_loses_no_game(tmp_path):
     finally:
         ray.shutdown()
         cluster.shutdown()
+
+
+def test_a_driver_killed_in_the_middle_resumes_without_replaying(tmp_path):
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    if ray.is_initialized():
+        ray.shutdown()
+    out = tmp_path / "killed.jsonl"
+    command = [sys.executable, "-m", "hyle_entropy.cluster", "match", "search:nodes=4000",
+               "greedy", "--deals", "5", "--seed", "8", "--workers", "2", "--quiet",
+               "--out", str(out)]
+    driver = subprocess.Popen(command, start_new_session=True)
+    deadline = time.time() + 120
+    while time.time() < deadline and (not out.exists() or
+                                       len(out.read_text().splitlines()) < 2):
+        time.sleep(0.05)
+    os.killpg(driver.pid, signal.SIGKILL)
+    driver.wait()
+    before = [json.loads(line) for line in out.read_text().splitlines() if line.strip()]
+    assert 2 <= len(before) < 10, "killed in the middle"
+    finished = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert finished.returncode == 0, finished.stderr
+    after = [json.loads(line) for line in out.read_text().splitlines()]
+    keys = sorted((r["deal"], r["game"]) for r in after)
+    assert keys == [(d, g) for d in range(5) for g in (0, 1)], "each game exactly once"
+    # The games recorded before the kill were kept as they were, not played again.
+    assert after[:len(before)] == before
