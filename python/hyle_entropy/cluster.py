@@ -56,12 +56,10 @@ class MatchSpec:
                                     clock_b=self.clock_b, size=self.size))
 
 
-def read_records(path: Path) -> Tuple[List[dict], List[str]]:
-    """The records of a file and a problem per line that could not be read."""
+def parse_records(lines: List[str]) -> Tuple[List[dict], List[str]]:
+    """The records of a file's lines and a problem per line that could not be read."""
     records, problems = [], []
-    if not path.exists():
-        return records, problems
-    for number, line in enumerate(path.read_text().splitlines(), 1):
+    for number, line in enumerate(lines, 1):
         if not line.strip():
             continue
         try:
@@ -100,8 +98,8 @@ def run_match(spec: MatchSpec, deals: int, out: Path, address: Optional[str] = N
     ends; returns every record of the match (those found in ``out`` included)."""
     import ray
 
-    records, problems = read_records(out)
     lines = out.read_text().splitlines() if out.exists() else []
+    records, problems = parse_records(lines)
     if len(problems) == 1 and problems[0].startswith(f"line {len(lines)}:"):
         # A driver killed while writing leaves half a last line: drop it, the game is replayed.
         out.write_text("".join(line + "\n" for line in lines[:-1]))

@@ -433,13 +433,6 @@ impl AnalyseRequest {
     }
 }
 
-fn role_name(role: Role) -> &'static str {
-    match role {
-        Role::Order => "order",
-        Role::Chaos => "chaos",
-    }
-}
-
 pub(crate) async fn analyse(
     State(state): Shared,
     ApiJson(request): ApiJson<AnalyseRequest>,
@@ -516,7 +509,7 @@ pub(crate) async fn analyse(
         .collect();
     let line: Vec<String> = analysis.line.iter().map(Move::to_string).collect();
     Ok(Json(json!({
-        "turn": role_name(position.to_move().expect("checked")),
+        "turn": analysis.role.name(),
         "moves": moves,
         "played": played,
         "line": line,

@@ -183,41 +183,21 @@ fn review(
 ) -> Reviewed {
     // Each game from a clean state, so the figures do not depend on which worker took it.
     searcher.clear();
-    match searcher.review(&Position::new(game.size), &game.moves, limits, |_| {
+    let review = searcher.review(&Position::new(game.size), &game.moves, limits, |_| {
         bar.inc(1)
-    }) {
-        Ok(decisions) => Reviewed {
-            decisions,
-            problem: None,
-        },
-        Err(bad) => {
-            // Review the legal part, then say where it went wrong.
-            let decisions = searcher
-                .review(
-                    &Position::new(game.size),
-                    &game.moves[..bad.index],
-                    limits,
-                    |_| {},
-                )
-                .unwrap_or_default();
-            Reviewed {
-                decisions,
-                problem: Some(format!(
-                    "{}: move {} ({}) is illegal: {}; reviewed up to it",
-                    game.source,
-                    bad.index + 1,
-                    bad.mv,
-                    bad.problem
-                )),
-            }
-        }
-    }
-}
-
-fn role_name(role: Role) -> &'static str {
-    match role {
-        Role::Order => "order",
-        Role::Chaos => "chaos",
+    });
+    Reviewed {
+        decisions: review.decisions,
+        // The legal part is reviewed; say where it went wrong.
+        problem: review.bad_move.map(|bad| {
+            format!(
+                "{}: move {} ({}) is illegal: {}; reviewed up to it",
+                game.source,
+                bad.index + 1,
+                bad.mv,
+                bad.problem
+            )
+        }),
     }
 }
 
@@ -235,7 +215,7 @@ fn print_game(args: &Args, index: usize, game: &Game, reviewed: &Reviewed) {
                 "{}",
                 json!({
                     "type": "decision", "game": index + 1, "source": game.source,
-                    "turn": d.turn, "role": role_name(d.role), "player": player(game, d.role),
+                    "turn": d.turn, "role": d.role.name(), "player": player(game, d.role),
                     "played": d.played.mv.to_string(), "played_value": round(d.played.value),
                     "best": d.best.mv.to_string(), "best_value": round(d.best.value),
                     "loss": round(d.loss), "depth": d.depth, "nodes": d.nodes,
@@ -275,7 +255,7 @@ fn print_game(args: &Args, index: usize, game: &Game, reviewed: &Reviewed) {
             text,
             " {:>4}  {:<5}  {:<6} {:>6.1}   {:<6} {:>6.1}  {:>6.1}{mark}",
             d.turn,
-            role_name(d.role),
+            d.role.name(),
             d.played.mv.to_string(),
             d.played.value,
             d.best.mv.to_string(),
@@ -314,7 +294,7 @@ impl Summary {
         for role in [Role::Order, Role::Chaos] {
             let side = self
                 .sides
-                .entry((player(game, role).to_string(), role_name(role)))
+                .entry((player(game, role).to_string(), role.name()))
                 .or_default();
             side.games += 1;
             for d in decisions.iter().filter(|d| d.role == role) {

@@ -104,21 +104,13 @@ impl Observer {
             Phase::Slide => model::greedy_order_moves(&decision).contains(&played),
             _ => model::greedy_chaos_moves(&decision).contains(&played),
         };
-        push_window(&mut self.greedy, greedy);
+        push_window(&mut self.greedy, greedy, WATCHED);
         if self.weak_regret.is_some() {
             let analysis =
                 self.judge
                     .analyse(&decision, Limits::nodes(REGRET_NODES), 1, Some(played));
-            let best = analysis.best().value;
-            let value = analysis.value_of(played).unwrap_or(best);
-            let regret = match decision.phase() {
-                Phase::Slide => best - value,
-                _ => value - best,
-            };
-            self.regrets.push_back(regret.max(0.0));
-            if self.regrets.len() > REGRET_WATCHED {
-                self.regrets.pop_front();
-            }
+            let regret = analysis.regret().expect("a move was asked about");
+            push_window(&mut self.regrets, regret, REGRET_WATCHED);
         }
     }
 
@@ -148,9 +140,10 @@ impl Observer {
     }
 }
 
-fn push_window(window: &mut VecDeque<bool>, item: bool) {
+/// Appends to a window of the last `capacity` observations.
+fn push_window<T>(window: &mut VecDeque<T>, item: T, capacity: usize) {
     window.push_back(item);
-    if window.len() > WATCHED {
+    if window.len() > capacity {
         window.pop_front();
     }
 }
@@ -192,13 +185,12 @@ pub struct SearchBot {
 impl SearchBot {
     /// A searching bot with this evaluation.
     pub fn new(name: impl Into<String>, eval: LinearEval, options: SearchOptions) -> SearchBot {
-        let (eval_for_judge, options_weak) = (eval.clone(), options.weak_regret);
         SearchBot {
             name: name.into(),
+            observer: Observer::new(eval.clone(), options.weak_regret),
             searcher: Searcher::new(eval, options.table_mib),
             options,
             last: None,
-            observer: Observer::new(eval_for_judge, options_weak),
         }
     }
 

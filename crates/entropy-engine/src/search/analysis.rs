@@ -28,6 +28,8 @@ pub struct MoveValue {
 /// What the analysis of a decision found.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Analysis {
+    /// Who is to move in the position analysed.
+    pub role: Role,
     /// The best moves for the player to move, best first (Order's highest values, Chaos's
     /// lowest), at most the number asked for.
     pub moves: Vec<MoveValue>,
@@ -50,6 +52,17 @@ impl Analysis {
     /// The best move and its value.
     pub fn best(&self) -> MoveValue {
         self.moves[0]
+    }
+
+    /// The expected points the move asked about gives away against the best move, for the
+    /// player who moves (never negative); `None` if no move was asked about.
+    pub fn regret(&self) -> Option<f64> {
+        let (best, asked) = (self.best().value, self.asked?.value);
+        let loss = match self.role {
+            Role::Order => best - asked,
+            Role::Chaos => asked - best,
+        };
+        Some(loss.max(0.0))
     }
 
     /// The value of `mv` if the analysis has it.
@@ -166,6 +179,7 @@ impl<E: Evaluator> Searcher<E> {
         });
         let line = self.likely_line(position, moves[0].mv, depth_done.max(1));
         Analysis {
+            role: position.to_move().expect("checked above"),
             moves,
             asked,
             line,
@@ -251,6 +265,15 @@ pub struct Decision {
     pub nodes: u64,
 }
 
+/// A game reviewed: its decisions, up to the first illegal move if there is one.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Review {
+    /// Every decision reviewed, in game order.
+    pub decisions: Vec<Decision>,
+    /// The first move that cannot be played, where the review stopped.
+    pub bad_move: Option<BadMove>,
+}
+
 /// A move of a game that cannot be played: the game's moves are wrong from there on.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BadMove {
@@ -264,39 +287,33 @@ pub struct BadMove {
 
 impl<E: Evaluator> Searcher<E> {
     /// Reviews a game: plays `moves` (draws included) from `start` and analyses every decision
-    /// with `limits`, calling `progress` after each. Stops at the first illegal move.
+    /// with `limits`, calling `progress` after each. Stops at the first illegal move, keeping
+    /// the decisions before it.
     pub fn review(
         &mut self,
         start: &Position,
         moves: &[Move],
         limits: Limits,
         mut progress: impl FnMut(&Decision),
-    ) -> Result<Vec<Decision>, BadMove> {
+    ) -> Review {
         let mut position = *start;
         let mut decisions = Vec::new();
         for (index, &mv) in moves.iter().enumerate() {
             if let Err(problem) = position.check(mv) {
-                return Err(BadMove { index, mv, problem });
+                let bad_move = Some(BadMove { index, mv, problem });
+                return Review {
+                    decisions,
+                    bad_move,
+                };
             }
             if let Some(role) = position.to_move() {
                 let analysis = self.analyse(&position, limits, 1, Some(mv));
-                let best = analysis.best();
-                let played = MoveValue {
-                    mv,
-                    value: analysis
-                        .value_of(mv)
-                        .expect("the move asked about is analysed"),
-                };
-                let loss = match role {
-                    Role::Order => best.value - played.value,
-                    Role::Chaos => played.value - best.value,
-                };
                 let decision = Decision {
                     turn: position.placed() + usize::from(role == Role::Chaos),
                     role,
-                    played,
-                    best,
-                    loss: loss.max(0.0),
+                    played: analysis.asked.expect("the move asked about is valued"),
+                    best: analysis.best(),
+                    loss: analysis.regret().expect("a move was asked about"),
                     depth: analysis.depth,
                     nodes: analysis.nodes,
                 };
@@ -305,7 +322,10 @@ impl<E: Evaluator> Searcher<E> {
             }
             position.play_unchecked(mv);
         }
-        Ok(decisions)
+        Review {
+            decisions,
+            bad_move: None,
+        }
     }
 }
 
