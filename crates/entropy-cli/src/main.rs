@@ -30,6 +30,7 @@ enum Command {
     Perft(cmd::perft::Args),
     Bench(cmd::bench::Args),
     Train(cmd::train::Args),
+    TrainNet(cmd::train_net::Args),
     Bots(cmd::bots::Args),
     Analyse(cmd::analyse::Args),
 }
@@ -48,6 +49,7 @@ fn main() -> ExitCode {
         Command::Perft(args) => cmd::perft::run(args),
         Command::Bench(args) => cmd::bench::run(args),
         Command::Train(args) => cmd::train::run(args),
+        Command::TrainNet(args) => cmd::train_net::run(args),
         Command::Bots(args) => cmd::bots::run(args),
         Command::Analyse(args) => cmd::analyse::run(args),
     };

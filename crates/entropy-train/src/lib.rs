@@ -8,7 +8,9 @@
 
 #![deny(clippy::print_stdout, clippy::print_stderr)]
 
+pub mod distill;
 pub mod fit;
+pub mod td;
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;

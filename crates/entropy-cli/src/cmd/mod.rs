@@ -12,6 +12,7 @@ pub mod play;
 pub mod score;
 pub mod serve;
 pub mod train;
+pub mod train_net;
 
 use anyhow::{bail, Result};
 use entropy_core::Size;

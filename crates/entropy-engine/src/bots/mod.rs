@@ -2,6 +2,7 @@
 
 mod greedy;
 mod heuristic;
+mod net;
 mod pass;
 mod random;
 mod search;
@@ -10,11 +11,12 @@ use std::fmt;
 
 pub use greedy::{best_order_reply, GreedyBot};
 pub use heuristic::{gap_creation, order_evaluation, order_plan, spoiler, ChaosPlan, HeuristicBot};
+pub use net::{best_afterstate, NetBot};
 pub use pass::PassBot;
 pub use random::{random_move, RandomBot};
 pub use search::{SearchBot, SearchOptions, DEFAULT_TABLE_MIB};
 
-use crate::eval::LinearEval;
+use crate::eval::{BotEval, LinearEval};
 use crate::Bot;
 
 /// A built-in bot's name and what it does.
@@ -58,6 +60,11 @@ pub const BOTS: &[BotInfo] = &[
                       the recommended 60/40 spoiler and gap hybrid as Chaos",
     },
     BotInfo {
+        name: "net",
+        description: "the learned agent: one move ahead over the n-tuple evaluation trained by \
+                      self-play (entropy train-net), no search",
+    },
+    BotInfo {
         name: "search-hand",
         description: "*-minimax search with hand-set evaluation weights, under the clock",
     },
@@ -71,18 +78,20 @@ pub const BOTS: &[BotInfo] = &[
 /// Options a bot name may carry after a colon, comma-separated: `search:nodes=20000`,
 /// `search:depth=3`, `search:time=500` (milliseconds per move), `search:tt=32` (MiB),
 /// `search:weights=FILE` (evaluation weights from a file written by `entropy train`),
-/// `search:model=0` (never assume the opponent greedy or weak), `search:weak=T` (count the
+/// `search:eval=net` (the learned n-tuple evaluation at the leaves), `search:net=FILE` (a model
+/// written by `entropy train-net`), `search:model=0` (never assume the opponent greedy or weak), `search:weak=T` (count the
 /// opponent weak above T tenths of a point of mean regret per move; 20 by default, 0 never).
 fn search_options(
     options: &str,
     name: &str,
     eval: &mut LinearEval,
+    net: &mut Option<crate::eval::NTupleEval>,
 ) -> Result<SearchOptions, UnknownBot> {
     let mut out = SearchOptions::default();
     for option in options.split(',').filter(|o| !o.is_empty()) {
         let bad = || {
             UnknownBot(format!(
-                "{name} (bad option {option:?}: use nodes=N, depth=N, time=MS, tt=MIB, model=0|1, weak=TENTHS or weights=FILE)"
+                "{name} (bad option {option:?}: use nodes=N, depth=N, time=MS, tt=MIB, model=0|1, weak=TENTHS, weights=FILE, eval=linear|net or net=FILE)"
             ))
         };
         let (key, value) = option.split_once('=').ok_or_else(bad)?;
@@ -92,6 +101,19 @@ fn search_options(
             let weights = crate::eval::Weights::parse(&text)
                 .map_err(|e| UnknownBot(format!("{name} (weights {value}: {e})")))?;
             *eval = LinearEval::new(weights);
+            continue;
+        }
+        if key == "eval" {
+            *net = match value {
+                "linear" => None,
+                "net" => Some(crate::eval::NTupleEval::trained()),
+                _ => return Err(bad()),
+            };
+            continue;
+        }
+        if key == "net" {
+            let model = load_model(value).map_err(|e| UnknownBot(format!("{name} ({e})")))?;
+            *net = Some(crate::eval::NTupleEval::new(model));
             continue;
         }
         let value: u64 = value.parse().map_err(|_| bad())?;
@@ -123,6 +145,31 @@ fn search_options(
     Ok(out)
 }
 
+/// The learned agent, with the shipped weights or `net:weights=FILE` (a model written by
+/// `entropy train-net`).
+fn net_bot(name: &str, options: &str, seed: u64) -> Result<Box<dyn Bot>, UnknownBot> {
+    if options.is_empty() {
+        return Ok(Box::new(NetBot::new(seed)));
+    }
+    let Some(path) = options.strip_prefix("weights=") else {
+        return Err(UnknownBot(format!(
+            "{name} (bad option {options:?}: use weights=FILE)"
+        )));
+    };
+    let model = load_model(path).map_err(|e| UnknownBot(format!("{name} ({e})")))?;
+    Ok(Box::new(NetBot::with_model(
+        name,
+        std::sync::Arc::new(model),
+        seed,
+    )))
+}
+
+/// Reads an n-tuple model written by `entropy train-net`.
+pub fn load_model(path: &str) -> Result<crate::eval::NTupleModel, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read weights {path}: {e}"))?;
+    crate::eval::NTupleModel::from_bytes(&bytes).map_err(|e| format!("weights {path}: {e}"))
+}
+
 /// A bot name that is not built in.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct UnknownBot(pub String);
@@ -145,7 +192,7 @@ impl std::error::Error for UnknownBot {}
 /// a colon (see `search_options`): `search:nodes=20000` searches 20000 positions per move.
 pub fn make_bot(name: &str, seed: u64) -> Result<Box<dyn Bot>, UnknownBot> {
     let (base, options) = name.split_once(':').unwrap_or((name, ""));
-    if !options.is_empty() && !base.starts_with("search") {
+    if !options.is_empty() && !base.starts_with("search") && base != "net" {
         return Err(UnknownBot(format!(
             "{name} (only search bots take options)"
         )));
@@ -165,14 +212,19 @@ pub fn make_bot(name: &str, seed: u64) -> Result<Box<dyn Bot>, UnknownBot> {
             ChaosPlan::Hybrid,
             seed,
         ))),
+        "net" => net_bot(name, options, seed),
         "search" | "search-hand" => {
             let mut eval = if base == "search" {
                 LinearEval::trained()
             } else {
                 LinearEval::hand()
             };
-            let options = search_options(options, name, &mut eval)?;
-            Ok(Box::new(SearchBot::new(name, eval, options)))
+            let mut net = None;
+            let options = search_options(options, name, &mut eval, &mut net)?;
+            Ok(Box::new(match net {
+                Some(net) => SearchBot::with_eval(name, BotEval::NTuple(net), eval, options),
+                None => SearchBot::new(name, eval, options),
+            }))
         }
         _ => Err(UnknownBot(name.to_owned())),
     }

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use entropy_core::{Move, Phase, Position, Role, Size};
 
-use crate::eval::LinearEval;
+use crate::eval::{BotEval, LinearEval};
 use crate::search::model::{self, OpponentModel};
 use crate::search::{time, Limits, SearchResult, Searcher};
 use crate::{Bot, Budget};
@@ -176,7 +176,7 @@ fn opponent_decision(before: &Position, now: &Position) -> Option<(Position, Mov
 /// [`time::allot`] unless given fixed limits.
 pub struct SearchBot {
     name: String,
-    searcher: Searcher<LinearEval>,
+    searcher: Searcher<BotEval>,
     options: SearchOptions,
     last: Option<SearchResult>,
     observer: Observer,
@@ -185,9 +185,19 @@ pub struct SearchBot {
 impl SearchBot {
     /// A searching bot with this evaluation.
     pub fn new(name: impl Into<String>, eval: LinearEval, options: SearchOptions) -> SearchBot {
+        SearchBot::with_eval(name, BotEval::Linear(eval.clone()), eval, options)
+    }
+
+    /// A searching bot with any evaluation; `judge` values the opponent's moves.
+    pub fn with_eval(
+        name: impl Into<String>,
+        eval: BotEval,
+        judge: LinearEval,
+        options: SearchOptions,
+    ) -> SearchBot {
         SearchBot {
             name: name.into(),
-            observer: Observer::new(eval.clone(), options.weak_regret),
+            observer: Observer::new(judge, options.weak_regret),
             searcher: Searcher::new(eval, options.table_mib),
             options,
             last: None,

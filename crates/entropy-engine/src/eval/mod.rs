@@ -3,6 +3,7 @@
 
 mod features;
 pub mod lines;
+pub mod ntuple;
 mod replies;
 mod weights;
 
@@ -10,6 +11,7 @@ pub use features::{
     features, for_each_touching_slide, threats, threats_slow, FeatureVector, FEATURES,
     FEATURE_NAMES,
 };
+pub use ntuple::{NTupleEval, NTupleModel};
 pub use replies::{lowest_replies_to_placements, lowest_reply_placement, replies_to_placements};
 pub use weights::{Bucket, Weights, WeightsError, BUCKETS, TURN_GROUP};
 
@@ -40,6 +42,12 @@ impl LinearEval {
         LinearEval::new(Weights::trained())
     }
 
+    /// The shipped linear evaluation, shared.
+    pub fn trained_ref() -> &'static LinearEval {
+        static TRAINED: std::sync::OnceLock<LinearEval> = std::sync::OnceLock::new();
+        TRAINED.get_or_init(LinearEval::trained)
+    }
+
     /// Hand-set weights, the starting point of training.
     pub fn hand() -> LinearEval {
         LinearEval::new(Weights::hand())
@@ -60,6 +68,30 @@ impl Evaluator for LinearEval {
         }
         let value = self.weights.predict(position, &features(position));
         value.max(score)
+    }
+}
+
+/// The evaluations a searching bot can use: chosen when the bot is made, one branch per leaf.
+#[derive(Clone, Debug)]
+pub enum BotEval {
+    /// The linear evaluation.
+    Linear(LinearEval),
+    /// The learned n-tuple evaluation.
+    NTuple(NTupleEval),
+}
+
+impl Evaluator for BotEval {
+    #[inline]
+    fn evaluate(&self, position: &Position) -> f64 {
+        match self {
+            BotEval::Linear(eval) => eval.evaluate(position),
+            BotEval::NTuple(eval) if eval.model().side() == position.size().side() => {
+                eval.evaluate(position)
+            }
+            // A model of another board size: its base's linear evaluation is not for this
+            // board either, so the plain trained linear one serves.
+            BotEval::NTuple(_) => LinearEval::trained_ref().evaluate(position),
+        }
     }
 }
 

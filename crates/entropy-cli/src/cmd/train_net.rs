@@ -1,0 +1,338 @@
+//! `entropy train-net`: train the learned agent's n-tuple evaluation by self-play.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use anyhow::{bail, Context, Result};
+use entropy_core::Size;
+use entropy_engine::eval::LinearEval;
+use entropy_engine::eval::{NTupleModel, Weights};
+use entropy_engine::search::Searcher;
+use entropy_train::distill::{fit, score_fit, teacher_data, DistillConfig};
+use entropy_train::td::{
+    against_greedy, apply_batch, feature_scales, play_batch, rate_at, TdConfig,
+};
+use indicatif::{ProgressBar, ProgressStyle};
+
+/// Train the learned agent (`net`): TD(0) on afterstates in self-play.
+///
+/// Both roles play one move ahead over the current n-tuple evaluation (per-line pattern tables
+/// plus linear features); each position after a move learns the value of the best position
+/// the opponent reaches next. Games run in batches on `--jobs` threads with the weights frozen,
+/// and each batch's updates are applied in game order, so the weights depend on the seed, not
+/// on the number of threads.
+///
+/// The weights are written to `--out` after every evaluation (every `--eval-every` games) with
+/// the games done; run the same command again to resume an interrupted run. Each evaluation
+/// plays `--eval-deals` deals against greedy in both roles and appends a line to `--curve`
+/// (CSV). With the defaults it reproduces the shipped weights
+/// (crates/entropy-engine/weights/net7.bin).
+#[derive(clap::Args)]
+pub struct Args {
+    /// Seed of the chip orders and exploring moves.
+    #[arg(long, default_value_t = 2026)]
+    seed: u64,
+    /// Self-play games in all.
+    #[arg(long, default_value_t = 200_000)]
+    games: usize,
+    /// Games played with frozen weights before their updates are applied.
+    #[arg(long, default_value_t = 256)]
+    batch: usize,
+    /// Step size at the start (share of each error corrected).
+    #[arg(long, default_value_t = 0.05)]
+    rate: f32,
+    /// Step size at the end (it falls linearly).
+    #[arg(long, default_value_t = 0.005)]
+    rate_end: f32,
+    /// Chance of a random move instead of the best one.
+    #[arg(long, default_value_t = 0.02)]
+    explore: f64,
+    /// Other afterstates of each decision, chosen at random, that learn their own targets.
+    #[arg(long, default_value_t = 2)]
+    candidates: usize,
+    /// Games between evaluations (and checkpoints).
+    #[arg(long, default_value_t = 10_000)]
+    eval_every: usize,
+    /// Deals played against greedy at each evaluation (both roles on each).
+    #[arg(long, default_value_t = 100)]
+    eval_deals: usize,
+    /// Threads [default: the number of CPUs].
+    #[arg(long, short)]
+    jobs: Option<usize>,
+    /// Where to write the weights (and resume from).
+    #[arg(long, default_value = "net.bin")]
+    out: PathBuf,
+    /// The learning curve, one CSV line per evaluation.
+    #[arg(long, default_value = "net-curve.csv")]
+    curve: PathBuf,
+    /// How to learn: `distill` (the searcher's values of afterstates: expert iteration, the
+    /// default) or `td` (temporal differences in self-play of the agent itself).
+    #[arg(long, default_value = "distill")]
+    method: String,
+    /// distill: self-play games of the teacher (the searcher with the linear evaluation).
+    #[arg(long, default_value_t = 400)]
+    teacher_games: usize,
+    /// distill: positions each of the teacher's searches visits.
+    #[arg(long, default_value_t = 2000)]
+    teacher_nodes: u64,
+    /// distill: passes over the teacher's data.
+    #[arg(long, default_value_t = 4)]
+    epochs: usize,
+    /// Start afresh even if `--out` holds a run of the same settings.
+    #[arg(long)]
+    fresh: bool,
+    /// No progress bar.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+const CURVE_HEADER: &str =
+    "games,seconds,steps_per_second,rate,td_mse,mean_selfplay_score,as_order_vs_greedy,conceded_vs_greedy";
+
+pub fn run(args: Args) -> Result<ExitCode> {
+    match args.method.as_str() {
+        "td" => run_td(args),
+        "distill" => run_distill(args),
+        other => bail!("unknown --method {other:?}: use distill or td"),
+    }
+}
+
+/// Expert iteration: the searcher's values of afterstates, fitted by the model.
+fn run_distill(args: Args) -> Result<ExitCode> {
+    if args.teacher_games == 0 || args.teacher_nodes == 0 || args.epochs == 0 {
+        bail!("--teacher-games, --teacher-nodes and --epochs must be at least 1");
+    }
+    let jobs = args
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1);
+    let config = DistillConfig {
+        seed: args.seed,
+        games: args.teacher_games,
+        nodes: args.teacher_nodes,
+        candidates: args.candidates,
+        jobs,
+        size: Size::SEVEN,
+    };
+    let settings = format!(
+        "entropy train-net --method distill --seed {} --teacher-games {} --teacher-nodes {} --candidates {} --epochs {} --rate {} --rate-end {}",
+        args.seed, args.teacher_games, args.teacher_nodes, args.candidates, args.epochs, args.rate, args.rate_end
+    );
+    let started = Instant::now();
+    let bar = if args.quiet {
+        ProgressBar::hidden()
+    } else {
+        ProgressBar::new(args.teacher_games as u64)
+    };
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{bar:40} {pos}/{len} teacher games  {elapsed_precise} elapsed, ~{eta} left",
+        )
+        .expect("a valid template"),
+    );
+    let data = teacher_data(&config, || Searcher::new(LinearEval::trained(), 4), &|| {
+        bar.inc(1)
+    });
+    bar.finish_and_clear();
+    let seconds = started.elapsed().as_secs_f64();
+    println!(
+        "{} afterstates valued by the teacher in {seconds:.0} s ({:.0} decisions/s)",
+        data.len(),
+        data.len() as f64 / (args.candidates + 1) as f64 / seconds
+    );
+    let td = TdConfig {
+        seed: args.seed,
+        jobs,
+        ..TdConfig::default()
+    };
+    let (mean, scale) = feature_scales(&td, 200);
+    let mut model = NTupleModel::zero(7, Weights::trained(), mean, scale);
+    // One game in ten is held out to measure the fit.
+    let per_game = data.len() / args.teacher_games;
+    let held = (args.teacher_games / 10).max(1) * per_game;
+    let (train, test) = data.split_at(data.len() - held.min(data.len() / 2));
+    let mut file = std::fs::File::create(&args.curve)
+        .with_context(|| format!("cannot write {}", args.curve.display()))?;
+    writeln!(
+        file,
+        "epoch,seconds,train_mse,heldout_mse,heldout_r2,as_order_vs_greedy,conceded_vs_greedy"
+    )?;
+    let (mse, r2) = score_fit(&model, test);
+    let (as_order, conceded) = against_greedy(&model, config.size, args.eval_deals, jobs);
+    writeln!(
+        file,
+        "0,{seconds:.1},,{mse:.3},{r2:.4},{as_order:.2},{conceded:.2}"
+    )?;
+    println!("base linear evaluation: held-out error {mse:.2} (R^2 {r2:.4}); vs greedy {as_order:.1} as Order, {conceded:.1} conceded");
+    for epoch in 1..=args.epochs {
+        let total = args.epochs as f32;
+        let from = args.rate + (args.rate_end - args.rate) * (epoch - 1) as f32 / total;
+        let to = args.rate + (args.rate_end - args.rate) * epoch as f32 / total;
+        let errors = fit(&mut model, train, 1, from, to, args.seed ^ epoch as u64);
+        let (mse, r2) = score_fit(&model, test);
+        let (as_order, conceded) = against_greedy(&model, config.size, args.eval_deals, jobs);
+        writeln!(
+            file,
+            "{epoch},{:.1},{:.3},{mse:.3},{r2:.4},{as_order:.2},{conceded:.2}",
+            started.elapsed().as_secs_f64(),
+            errors[0]
+        )?;
+        println!("epoch {epoch}: training error {:.2}, held-out error {mse:.2} (R^2 {r2:.4}); vs greedy {as_order:.1} as Order, {conceded:.1} conceded ({} deals)", errors[0], args.eval_deals);
+        model.set_provenance(&format!("made by: {settings}\nepochs done: {epoch}"));
+        write_atomically(&args.out, &model.to_bytes())?;
+    }
+    println!("weights written to {}", args.out.display());
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Temporal differences in the agent's own self-play.
+fn run_td(args: Args) -> Result<ExitCode> {
+    if args.games == 0 || args.batch == 0 || args.eval_every == 0 {
+        bail!("--games, --batch and --eval-every must be at least 1");
+    }
+    if !(0.0..1.0).contains(&args.explore) || args.rate <= 0.0 || args.rate_end <= 0.0 {
+        bail!("--explore must be in [0, 1) and the rates positive");
+    }
+    let config = TdConfig {
+        seed: args.seed,
+        games: args.games,
+        batch: args.batch,
+        jobs: args
+            .jobs
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+            .max(1),
+        rate: args.rate,
+        rate_end: args.rate_end,
+        explore: args.explore,
+        candidates: args.candidates,
+        size: Size::SEVEN,
+    };
+    let settings = format!(
+        "entropy train-net --method td --seed {} --games {} --batch {} --rate {} --rate-end {} --explore {} --candidates {} --eval-every {}",
+        args.seed, args.games, args.batch, args.rate, args.rate_end, args.explore, args.candidates, args.eval_every
+    );
+    let (mut model, mut done) = match resume(&args, &settings)? {
+        Some(state) => state,
+        None => {
+            let (mean, scale) = feature_scales(&config, 200);
+            let model = NTupleModel::zero(7, Weights::trained(), mean, scale);
+            let mut file = std::fs::File::create(&args.curve)
+                .with_context(|| format!("cannot write {}", args.curve.display()))?;
+            writeln!(file, "{CURVE_HEADER}")?;
+            (model, 0)
+        }
+    };
+    if done > 0 {
+        println!("resuming from {} after {done} games", args.out.display());
+    }
+    let bar = if args.quiet {
+        ProgressBar::hidden()
+    } else {
+        ProgressBar::new(args.games as u64)
+    };
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{bar:40} {pos}/{len} self-play games  {per_sec}  {elapsed_precise} elapsed, ~{eta} left  {msg}",
+        )
+        .expect("a valid template"),
+    );
+    bar.set_position(done as u64);
+    let started = Instant::now();
+    let mut window = (0usize, 0f64, 0u64, 0usize); // decisions, squared error sum, score sum, games
+    let mut window_start = Instant::now();
+    while done < args.games {
+        let until_eval = args.eval_every - done % args.eval_every;
+        let count = args.batch.min(args.games - done).min(until_eval);
+        let games = play_batch(&model, &config, done, count);
+        let mse = apply_batch(&mut model, &games, rate_at(&config, done));
+        done += count;
+        window.0 += games.iter().map(|g| g.decisions).sum::<usize>();
+        window.1 += mse * count as f64;
+        window.2 += games.iter().map(|g| g.score as u64).sum::<u64>();
+        window.3 += count;
+        bar.set_position(done as u64);
+        if done % args.eval_every == 0 || done == args.games {
+            let seconds = window_start.elapsed().as_secs_f64();
+            let steps = window.0 as f64 / seconds.max(1e-9);
+            let (as_order, conceded) =
+                against_greedy(&model, config.size, args.eval_deals, config.jobs);
+            let line = format!(
+                "{done},{:.1},{steps:.0},{:.4},{:.2},{:.2},{as_order:.2},{conceded:.2}",
+                started.elapsed().as_secs_f64(),
+                rate_at(&config, done),
+                window.1 / window.3 as f64,
+                window.2 as f64 / window.3 as f64,
+            );
+            bar.set_message(format!(
+                "vs greedy: {as_order:.1} as Order, {conceded:.1} conceded"
+            ));
+            bar.suspend(|| {
+                println!(
+                    "{done} games: {steps:.0} decisions/s, TD error {:.2}, self-play {:.1}; vs greedy {as_order:.1} as Order, {conceded:.1} conceded as Chaos ({} deals)",
+                    window.1 / window.3 as f64,
+                    window.2 as f64 / window.3 as f64,
+                    args.eval_deals
+                )
+            });
+            let mut file = std::fs::OpenOptions::new()
+                .append(true)
+                .open(&args.curve)
+                .with_context(|| format!("cannot append to {}", args.curve.display()))?;
+            writeln!(file, "{line}")?;
+            model.set_provenance(&format!("made by: {settings}\ndone: {done}"));
+            write_atomically(&args.out, &model.to_bytes())?;
+            window = (0, 0.0, 0, 0);
+            window_start = Instant::now();
+        }
+    }
+    bar.finish_and_clear();
+    println!(
+        "weights written to {} after {done} games",
+        args.out.display()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The model and games done of an earlier run of the same settings in `--out`, if any.
+fn resume(args: &Args, settings: &str) -> Result<Option<(NTupleModel, usize)>> {
+    if args.fresh || !args.out.exists() {
+        return Ok(None);
+    }
+    let bytes =
+        std::fs::read(&args.out).with_context(|| format!("cannot read {}", args.out.display()))?;
+    let model = NTupleModel::from_bytes(&bytes)
+        .with_context(|| format!("cannot resume from {}", args.out.display()))?;
+    let provenance = model.provenance().to_owned();
+    let made_by = provenance.lines().find_map(|l| l.strip_prefix("made by: "));
+    if made_by != Some(settings) {
+        bail!(
+            "{} holds another run ({}); use --fresh to start again or another --out",
+            args.out.display(),
+            made_by.unwrap_or("unknown settings")
+        );
+    }
+    let done = provenance
+        .lines()
+        .find_map(|l| l.strip_prefix("done: "))
+        .and_then(|d| d.parse().ok())
+        .context("the weights do not say how many games were done")?;
+    if !args.curve.exists() {
+        bail!(
+            "{} is missing: cannot resume the learning curve",
+            args.curve.display()
+        );
+    }
+    Ok(Some((model, done)))
+}
+
+/// Writes a file through a temporary name, so an interruption never leaves half a model.
+fn write_atomically(path: &std::path::Path, bytes: &[u8]) -> Result<()> {
+    let temporary = path.with_extension("partial");
+    std::fs::write(&temporary, bytes)
+        .with_context(|| format!("cannot write {}", temporary.display()))?;
+    std::fs::rename(&temporary, path)
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    Ok(())
+}

@@ -1,0 +1,97 @@
+//! The learned agent: one move ahead over the n-tuple evaluation trained by temporal
+//! differences (`entropy train-net`), with no deeper search.
+
+use std::sync::Arc;
+
+use entropy_core::{Move, Phase, Position, Role, Size};
+use rand::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+use super::random_move;
+use crate::eval::{Evaluator, LinearEval, NTupleModel};
+use crate::{Bot, Budget};
+
+/// The move whose afterstate the evaluation values best for the player to move (Order: the
+/// highest value, Chaos: the lowest; the first of equals), with that value; `None` when it is
+/// not a decision (a draw or the end).
+pub fn best_afterstate(
+    position: &Position,
+    value: impl Fn(&Position) -> f64,
+) -> Option<(Move, f64)> {
+    let order = match position.phase() {
+        Phase::Slide => true,
+        Phase::Place(_) => false,
+        _ => return None,
+    };
+    let mut best: Option<(Move, f64)> = None;
+    for &mv in &position.legal_moves() {
+        let mut after = *position;
+        after.play_unchecked(mv);
+        let v = value(&after);
+        let better = match best {
+            None => true,
+            Some((_, b)) => (order && v > b) || (!order && v < b),
+        };
+        if better {
+            best = Some((mv, v));
+        }
+    }
+    best
+}
+
+/// Plays the move whose afterstate the learned n-tuple evaluation values best. Boards of a size
+/// the model was not trained for are played one move ahead over the linear evaluation.
+pub struct NetBot {
+    name: String,
+    model: Arc<NTupleModel>,
+    fallback: LinearEval,
+    rng: Xoshiro256PlusPlus,
+    expected: Option<f64>,
+}
+
+impl NetBot {
+    /// The agent with the shipped weights.
+    pub fn new(seed: u64) -> NetBot {
+        NetBot::with_model("net", Arc::new(NTupleModel::trained().clone()), seed)
+    }
+
+    /// The agent with these weights.
+    pub fn with_model(name: &str, model: Arc<NTupleModel>, seed: u64) -> NetBot {
+        NetBot {
+            name: name.to_owned(),
+            model,
+            fallback: LinearEval::trained(),
+            rng: Xoshiro256PlusPlus::seed_from_u64(seed),
+            expected: None,
+        }
+    }
+}
+
+impl Bot for NetBot {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn new_game(&mut self, _size: Size, _role: Role) {
+        self.expected = None;
+    }
+
+    fn choose(&mut self, position: &Position, _budget: Budget) -> Move {
+        let best = if position.size().side() == self.model.side() {
+            best_afterstate(position, |p| self.model.value(p))
+        } else {
+            best_afterstate(position, |p| self.fallback.evaluate(p))
+        };
+        match best {
+            Some((mv, value)) => {
+                self.expected = Some(value);
+                mv
+            }
+            None => random_move(position, &mut self.rng),
+        }
+    }
+
+    fn expected_score(&self) -> Option<f64> {
+        self.expected
+    }
+}

@@ -1,0 +1,281 @@
+//! Training the n-tuple evaluation by temporal differences in self-play (TD(0) on afterstates,
+//! as TD-Gammon and the n-tuple networks of 2048 learn).
+//!
+//! Both roles play one move ahead over the current weights. The position after a player's move
+//! (its afterstate) learns the value of the best afterstate its opponent can reach next: after
+//! Order's move, a chip is drawn and Chaos places it where the evaluation says least (a sample
+//! of the draw's expectation over the minimum); after Chaos's placement, Order's best move. The
+//! last placement ends the game with its exact score.
+//!
+//! Games are played in batches with the weights frozen, spread over threads; each batch's
+//! updates are then applied in game order, so the result depends on the seed and not on the
+//! number of threads.
+
+use entropy_core::{Move, Phase, Position, Size};
+use entropy_engine::bots::{best_afterstate, random_move, GreedyBot, NetBot};
+use entropy_engine::eval::{features, NTupleModel, Weights, FEATURES};
+use entropy_engine::{Bot, Budget};
+use rand::{Rng, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+use std::sync::Arc;
+
+/// How to train the n-tuple evaluation.
+#[derive(Clone, Debug)]
+pub struct TdConfig {
+    /// Seed of the chip orders and the exploring moves.
+    pub seed: u64,
+    /// Self-play games in all.
+    pub games: usize,
+    /// Games played with frozen weights before their updates are applied.
+    pub batch: usize,
+    /// Threads playing a batch.
+    pub jobs: usize,
+    /// Step size at the start (the share of each error corrected, normalised least mean
+    /// squares), falling linearly to `rate_end` over the games.
+    pub rate: f32,
+    /// Step size at the end.
+    pub rate_end: f32,
+    /// Chance of a uniformly random move instead of the best one.
+    pub explore: f64,
+    /// Other afterstates of each decision, chosen at random, that learn their own targets too
+    /// (so the values of moves not played, which the one-move lookahead compares, are trained).
+    pub candidates: usize,
+    /// Board size.
+    pub size: Size,
+}
+
+impl Default for TdConfig {
+    fn default() -> Self {
+        TdConfig {
+            seed: 2026,
+            games: 200_000,
+            batch: 256,
+            jobs: 1,
+            rate: 0.05,
+            rate_end: 0.005,
+            explore: 0.02,
+            candidates: 2,
+            size: Size::SEVEN,
+        }
+    }
+}
+
+/// One afterstate and the value it learns.
+#[derive(Copy, Clone, Debug)]
+pub struct Transition {
+    /// The position after a player's move.
+    pub after: Position,
+    /// The value of the best afterstate of the next decision.
+    pub target: f32,
+}
+
+/// A self-play game's transitions and final score.
+#[derive(Clone, Debug)]
+pub struct TdGame {
+    /// Every afterstate with its target, in the order played.
+    pub transitions: Vec<Transition>,
+    /// Order's final score.
+    pub score: u32,
+    /// Decisions taken (both roles).
+    pub decisions: usize,
+}
+
+/// The seed of one game of a training run.
+pub fn game_seed(seed: u64, game: usize) -> u64 {
+    seed ^ (game as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
+/// A chip drawn from the bag, each chip equally likely.
+fn draw(position: &Position, rng: &mut impl Rng) -> Move {
+    let bag = position.bag();
+    let chip = rng.random_range(0..bag.total());
+    Move::Draw(bag.nth_chip(chip).expect("the bag holds that many chips"))
+}
+
+/// Plays one self-play game with the model, both roles one move ahead, a random move with
+/// chance `explore`.
+pub fn td_game(model: &NTupleModel, config: &TdConfig, seed: u64) -> TdGame {
+    let (size, explore) = (config.size, config.explore);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let mut position = Position::new(size);
+    let mut previous = Some(position);
+    let mut transitions = Vec::with_capacity(2 * size.cells());
+    let mut decisions = 0;
+    while !position.is_over() {
+        if position.phase() == Phase::Draw {
+            position.play_unchecked(draw(&position, &mut rng));
+            continue;
+        }
+        let (best, value) =
+            best_afterstate(&position, |p| model.value(p)).expect("a player is to move");
+        if let Some(after) = previous {
+            transitions.push(Transition {
+                after,
+                target: value as f32,
+            });
+        }
+        for _ in 0..config.candidates {
+            let mut after = position;
+            after.play_unchecked(random_move(&position, &mut rng));
+            if let Some(target) = next_decision_value(model, &after, &mut rng) {
+                transitions.push(Transition { after, target });
+            }
+        }
+        let mv = if explore > 0.0 && rng.random_bool(explore) {
+            random_move(&position, &mut rng)
+        } else {
+            best
+        };
+        position.play_unchecked(mv);
+        decisions += 1;
+        previous = Some(position);
+    }
+    TdGame {
+        transitions,
+        score: position.score(),
+        decisions,
+    }
+}
+
+/// The value of the best afterstate of the decision that follows an afterstate (a chip drawn at
+/// random first if one is to be drawn); `None` at the end of the game.
+fn next_decision_value(model: &NTupleModel, after: &Position, rng: &mut impl Rng) -> Option<f32> {
+    let mut position = *after;
+    if position.phase() == Phase::Draw {
+        position.play_unchecked(draw(&position, rng));
+    }
+    best_afterstate(&position, |p| model.value(p)).map(|(_, v)| v as f32)
+}
+
+/// Plays the games `first..first + count` with frozen weights on `jobs` threads, in game order.
+pub fn play_batch(
+    model: &NTupleModel,
+    config: &TdConfig,
+    first: usize,
+    count: usize,
+) -> Vec<TdGame> {
+    let jobs = config.jobs.clamp(1, count.max(1));
+    let mut games: Vec<Option<TdGame>> = vec![None; count];
+    std::thread::scope(|scope| {
+        for (job, chunk) in games.chunks_mut(count.div_ceil(jobs)).enumerate() {
+            let start = first + job * count.div_ceil(jobs);
+            scope.spawn(move || {
+                for (i, slot) in chunk.iter_mut().enumerate() {
+                    let seed = game_seed(config.seed, start + i);
+                    *slot = Some(td_game(model, config, seed));
+                }
+            });
+        }
+    });
+    games
+        .into_iter()
+        .map(|g| g.expect("every game played"))
+        .collect()
+}
+
+/// The features' means and standard deviations over the afterstates of `games` self-play games
+/// of the score-only model, for standardising the linear inputs.
+pub fn feature_scales(config: &TdConfig, games: usize) -> ([f32; FEATURES], [f32; FEATURES]) {
+    let zero = NTupleModel::zero(
+        config.size.side(),
+        Weights::trained(),
+        [0.0; FEATURES],
+        [1.0; FEATURES],
+    );
+    let played = play_batch(&zero, config, usize::MAX / 2, games);
+    let mut sum = [0f64; FEATURES];
+    let mut squares = [0f64; FEATURES];
+    let mut count = 0f64;
+    for t in played.iter().flat_map(|g| &g.transitions) {
+        if t.after.is_over() {
+            continue;
+        }
+        let f = features(&t.after);
+        for k in 0..FEATURES {
+            sum[k] += f[k];
+            squares[k] += f[k] * f[k];
+        }
+        count += 1.0;
+    }
+    let mut mean = [0f32; FEATURES];
+    let mut scale = [1f32; FEATURES];
+    for k in 0..FEATURES {
+        let m = sum[k] / count.max(1.0);
+        let var = squares[k] / count.max(1.0) - m * m;
+        mean[k] = m as f32;
+        scale[k] = var.max(1e-6).sqrt() as f32;
+    }
+    (mean, scale)
+}
+
+/// Applies a batch's updates in game order; returns the mean squared error before each update.
+pub fn apply_batch(model: &mut NTupleModel, games: &[TdGame], rate: f32) -> f64 {
+    let mut squared = 0f64;
+    let mut count = 0usize;
+    for t in games.iter().flat_map(|g| &g.transitions) {
+        if t.after.is_over() {
+            continue;
+        }
+        let inputs = model.inputs(&t.after);
+        let error = model.learn(&inputs, t.target, rate);
+        squared += (error as f64).powi(2);
+        count += 1;
+    }
+    squared / count.max(1) as f64
+}
+
+/// The step size after `done` of `total` games.
+pub fn rate_at(config: &TdConfig, done: usize) -> f32 {
+    let progress = done as f32 / config.games.max(1) as f32;
+    config.rate + (config.rate_end - config.rate) * progress.min(1.0)
+}
+
+/// Order's final score in a game between two bots on the chips drawn from one seed.
+pub fn play_deal(order: &mut dyn Bot, chaos: &mut dyn Bot, size: Size, deal: u64) -> u32 {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(deal);
+    let mut position = Position::new(size);
+    order.new_game(size, entropy_core::Role::Order);
+    chaos.new_game(size, entropy_core::Role::Chaos);
+    while !position.is_over() {
+        let mv = match position.phase() {
+            Phase::Draw => draw(&position, &mut rng),
+            Phase::Slide => order.choose(&position, Budget::UNLIMITED),
+            _ => chaos.choose(&position, Budget::UNLIMITED),
+        };
+        position.play_unchecked(mv);
+    }
+    position.score()
+}
+
+/// The agent's mean score as Order against greedy Chaos and conceded as Chaos against greedy
+/// Order, over the same `deals` chip orders (spread over `jobs` threads).
+pub fn against_greedy(model: &NTupleModel, size: Size, deals: usize, jobs: usize) -> (f64, f64) {
+    let model = Arc::new(model.clone());
+    let jobs = jobs.clamp(1, deals.max(1));
+    let totals: Vec<(u64, u64)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..jobs)
+            .map(|job| {
+                let model = model.clone();
+                scope.spawn(move || {
+                    let (mut as_order, mut conceded) = (0u64, 0u64);
+                    for deal in (job..deals).step_by(jobs) {
+                        let seed = 0xDEA1 + deal as u64;
+                        let mut net = NetBot::with_model("net", model.clone(), seed);
+                        let mut greedy = GreedyBot::new(seed);
+                        as_order += play_deal(&mut net, &mut greedy, size, seed) as u64;
+                        conceded += play_deal(&mut greedy, &mut net, size, seed) as u64;
+                    }
+                    (as_order, conceded)
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("no panic"))
+            .collect()
+    });
+    let n = deals.max(1) as f64;
+    let as_order: u64 = totals.iter().map(|t| t.0).sum();
+    let conceded: u64 = totals.iter().map(|t| t.1).sum();
+    (as_order as f64 / n, conceded as f64 / n)
+}
