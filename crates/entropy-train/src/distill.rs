@@ -15,7 +15,7 @@ use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use crate::td::{game_seed, Transition};
+use crate::td::{draw, game_seed, Transition};
 
 /// How to make the teacher's data.
 #[derive(Clone, Debug)]
@@ -32,12 +32,6 @@ pub struct DistillConfig {
     pub jobs: usize,
     /// Board size.
     pub size: Size,
-}
-
-fn draw(position: &Position, rng: &mut impl Rng) -> Move {
-    let bag = position.bag();
-    let chip = rng.random_range(0..bag.total());
-    Move::Draw(bag.nth_chip(chip).expect("the bag holds that many chips"))
 }
 
 /// The teacher's value of an afterstate: exact at the end, else a search of the decision that

@@ -86,7 +86,7 @@ pub fn game_seed(seed: u64, game: usize) -> u64 {
 }
 
 /// A chip drawn from the bag, each chip equally likely.
-fn draw(position: &Position, rng: &mut impl Rng) -> Move {
+pub fn draw(position: &Position, rng: &mut impl Rng) -> Move {
     let bag = position.bag();
     let chip = rng.random_range(0..bag.total());
     Move::Draw(bag.nth_chip(chip).expect("the bag holds that many chips"))

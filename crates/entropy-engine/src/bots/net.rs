@@ -52,7 +52,7 @@ pub struct NetBot {
 impl NetBot {
     /// The agent with the shipped weights.
     pub fn new(seed: u64) -> NetBot {
-        NetBot::with_model("net", Arc::new(NTupleModel::trained().clone()), seed)
+        NetBot::with_model("net", NTupleModel::trained(), seed)
     }
 
     /// The agent with these weights.

@@ -237,13 +237,18 @@ impl NTupleModel {
         }
     }
 
-    /// The weights trained by `entropy train-net` and shipped in the binary (7x7).
-    pub fn trained() -> &'static NTupleModel {
-        static TRAINED: OnceLock<NTupleModel> = OnceLock::new();
-        TRAINED.get_or_init(|| {
-            NTupleModel::from_bytes(include_bytes!("../../weights/net7.bin"))
-                .expect("the shipped n-tuple weights are valid")
-        })
+    /// The weights trained by `entropy train-net` and shipped in the binary (7x7), read once
+    /// and shared by every bot and evaluation that uses them.
+    pub fn trained() -> std::sync::Arc<NTupleModel> {
+        static TRAINED: OnceLock<std::sync::Arc<NTupleModel>> = OnceLock::new();
+        TRAINED
+            .get_or_init(|| {
+                std::sync::Arc::new(
+                    NTupleModel::from_bytes(include_bytes!("../../weights/net7.bin"))
+                        .expect("the shipped n-tuple weights are valid"),
+                )
+            })
+            .clone()
     }
 
     /// The board side the model is for.
@@ -516,9 +521,11 @@ impl NTupleEval {
         }
     }
 
-    /// The shipped model.
+    /// The shipped model (shared, not copied).
     pub fn trained() -> NTupleEval {
-        NTupleEval::new(NTupleModel::trained().clone())
+        NTupleEval {
+            model: NTupleModel::trained(),
+        }
     }
 
     /// The model.
