@@ -1,11 +1,16 @@
-"""Games per second through Ray against ``entropy match --jobs 1`` (docs/cluster.md).
+"""Throughput through Ray against the ``entropy`` CLI on one core (docs/cluster.md).
 
-    python python/benchmarks/bench_cluster.py [DEALS] [ENTROPY_BINARY]
+    python python/benchmarks/bench_cluster.py match [DEALS] [ENTROPY_BINARY]
+    python python/benchmarks/bench_cluster.py train [GAMES] [ENTROPY_BINARY]
 
-Needs Ray and the package built (a release wheel for meaningful figures). Ray's start-up is not
-counted.
+``match``: a CPU-bound match (search at a fixed node count) through Ray with 1 and 2 workers
+against ``entropy match --jobs 1``. ``train``: one generation of ``entropy train`` self-play
+against ``entropy train --jobs 1``. Needs Ray and the package built (a release wheel for
+meaningful figures). Ray's start-up, its worker processes' included, is not counted: each
+worker runs a warm-up task first.
 """
 
+import argparse
 import subprocess
 import sys
 import tempfile
@@ -15,13 +20,38 @@ from pathlib import Path
 import ray
 
 from hyle_entropy.cluster import MatchSpec, run_match
+from hyle_entropy.cluster_train import add_parser, train
 
 
-def main() -> None:
-    deals = int(sys.argv[1]) if len(sys.argv) > 1 else 20
-    binary = sys.argv[2] if len(sys.argv) > 2 else "target/release/entropy"
+def warm_up(workers: int) -> None:
+    """Starts every worker process (tasks long enough to land on different workers)."""
+    @ray.remote
+    def nap() -> None:
+        import hyle_entropy  # noqa: F401
+        time.sleep(1.0)
+
+    ray.get([nap.remote() for _ in range(workers)])
+
+
+def timed(workers: int, work) -> float:
+    ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
+    try:
+        warm_up(workers)
+        start = time.time()
+        work()
+        return time.time() - start
+    finally:
+        ray.shutdown()
+
+
+def report(what: str, alone: float, seconds: dict) -> None:
+    print(f"{what}: CLI on one core {alone:.1f} s; Ray 1 worker {seconds[1]:.1f} s "
+          f"({(seconds[1] / alone - 1) * 100:+.1f}%); Ray 2 workers {seconds[2]:.1f} s: "
+          f"{seconds[1] / seconds[2]:.2f}x")
+
+
+def bench_match(deals: int, binary: str, folder: Path) -> None:
     spec = MatchSpec("search:nodes=20000", "search:nodes=20000,weak=0", seed=9, clock=60, size=7)
-    folder = Path(tempfile.mkdtemp())
     start = time.time()
     subprocess.run(
         [binary, "match", spec.a, spec.b, "--deals", str(deals), "--seed", "9", "--clock", "60",
@@ -29,16 +59,34 @@ def main() -> None:
         check=True, capture_output=True,
     )
     alone = time.time() - start
+    seconds = {w: timed(w, lambda w=w: run_match(spec, deals, folder / f"ray{w}.jsonl",
+                                                 quiet=True))
+               for w in (1, 2)}
+    report(f"{2 * deals} games of {spec.a} against {spec.b}", alone, seconds)
+
+
+def bench_train(games: int, binary: str, folder: Path) -> None:
+    settings = ["--games", str(games), "--generations", "1", "--nodes", "3000"]
+    start = time.time()
+    subprocess.run([binary, "train", *settings, "--jobs", "1", "--quiet", "--out",
+                    str(folder / "entropy.txt")], check=True, capture_output=True)
+    alone = time.time() - start
+    parser = argparse.ArgumentParser()
+    add_parser(parser.add_subparsers())
     seconds = {}
-    for workers in (1, 2):
-        ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
-        start = time.time()
-        run_match(spec, deals, folder / f"ray{workers}.jsonl", quiet=True)
-        seconds[workers] = time.time() - start
-        ray.shutdown()
-    print(f"{2 * deals} games: entropy match --jobs 1 {alone:.1f} s; Ray 1 worker "
-          f"{seconds[1]:.1f} s ({(seconds[1] / alone - 1) * 100:+.1f}%); Ray 2 workers "
-          f"{seconds[2]:.1f} s: {seconds[1] / seconds[2]:.2f}x")
+    for w in (1, 2):
+        args = parser.parse_args(["train", *settings, "--quiet", "--out",
+                                  str(folder / f"ray{w}.txt")])
+        seconds[w] = timed(w, lambda args=args: train(args))
+    report(f"{games} self-play games of entropy train", alone, seconds)
+
+
+def main() -> None:
+    what = sys.argv[1] if len(sys.argv) > 1 else "match"
+    count = int(sys.argv[2]) if len(sys.argv) > 2 else 20
+    binary = sys.argv[3] if len(sys.argv) > 3 else "target/release/entropy"
+    folder = Path(tempfile.mkdtemp())
+    {"match": bench_match, "train": bench_train}[what](count, binary, folder)
 
 
 if __name__ == "__main__":

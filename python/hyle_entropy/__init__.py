@@ -12,17 +12,29 @@ move has an action, slides that stop early included; a mask marks the legal ones
 
 :func:`play_game` plays one game of an ``entropy match`` (built-in bots or CodeCup programs,
 the same clocks, forfeits and seeds) and returns its JSON record, so a match's games can run
-anywhere and be summarised by ``entropy match`` together.
+anywhere and be summarised by ``entropy match`` together; :class:`MatchSprt` is its SPRT.
+:func:`train_self_play` and :func:`train_fit` are ``entropy train``'s self-play game and
+generation fit, so training's games can run anywhere too (:mod:`hyle_entropy.cluster_train`).
 """
 
-from hyle_entropy._native import VecEnv, order_reward, play_game
+from hyle_entropy._native import (
+    MatchSprt,
+    VecEnv,
+    order_reward,
+    play_game,
+    train_fit,
+    train_self_play,
+)
 from hyle_entropy.vector import EntropyVecEnv, action_count, observation_size
 
 __all__ = [
     "EntropyVecEnv",
+    "MatchSprt",
     "VecEnv",
     "action_count",
     "observation_size",
     "order_reward",
     "play_game",
+    "train_fit",
+    "train_self_play",
 ]

@@ -77,3 +77,43 @@ def match_key(
 ) -> str:
     """The ``match`` object (JSON) of the records of a match with these settings."""
     ...
+
+class MatchSprt:
+    """``entropy match --sprt``'s test on paired margins: H0 mean <= m0, H1 mean >= m1."""
+
+    def __init__(self, m0: float, m1: float, alpha: float = 0.05, beta: float = 0.05) -> None: ...
+    def add(self, record: str) -> Optional[str]:
+        """Counts a game (its JSON record); returns the decision so far: "H0", "H1" or None."""
+        ...
+    def decision(self) -> Optional[str]: ...
+    def status(self) -> str:
+        """The test's status as JSON (what each record's ``sprt`` holds)."""
+        ...
+    def line(self) -> str:
+        """The result line ``entropy match`` prints."""
+        ...
+
+def train_start(start: str) -> List[List[float]]:
+    """Starting weights of ``entropy train``: "hand", "trained" or a weights file."""
+    ...
+
+def train_self_play(
+    weights: List[List[float]],
+    game: int,
+    seed: int = 2023,
+    nodes: int = 3000,
+    lambda_: float = 0.0,
+    tree_samples: int = 0,
+) -> str:
+    """Self-play game ``game`` of ``entropy train``: its samples as text, one line each."""
+    ...
+
+def train_fit(
+    weights: List[List[float]], samples: List[str], generation: int, ridge: float = 1e-3
+) -> Tuple[List[List[float]], str]:
+    """A generation's new weights from its games' samples (game order) and its report line."""
+    ...
+
+def weights_text(weights: List[List[float]], comment: str = "") -> str:
+    """The weights as the text ``entropy train`` writes."""
+    ...

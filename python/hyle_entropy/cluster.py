@@ -1,7 +1,9 @@
 """Matches on a Ray cluster: the games of an ``entropy match`` as Ray tasks.
 
-    python -m hyle_entropy.cluster match A B --deals N [--seed S] [--clock SECONDS]
-        [--size 7] [--out FILE] [--address ADDR] [--workers K]
+    python -m hyle_entropy.cluster match A B --deals N [--sprt M0,M1] [--seed S]
+        [--clock SECONDS] [--size 7] [--out FILE] [--address ADDR] [--workers K]
+    python -m hyle_entropy.cluster train [--games N] [--generations G] [--out FILE] ...
+    python -m hyle_entropy.cluster train-net [--teacher-games N] [--out FILE] ...
 
 Each game (a deal, played once with A as Order and once with B) is a Ray task that calls
 :func:`hyle_entropy.play_game`, so the players, deals, seeds, clocks and forfeits are those of
@@ -17,6 +19,14 @@ need only Python and Ray. Ray is optional: ``pip install hyle-entropy[cluster]``
 
 A task whose worker dies is run again by Ray; a game is recorded once however often it was
 played, so nothing is lost or doubled.
+
+With ``--sprt M0,M1`` the match is ``entropy match --sprt``'s sequential probability ratio test
+(the same test over the same records, deals counted in deal order): each record carries the
+test's status, and once it decides no game starts and the games under way are cancelled.
+
+``train`` is ``entropy train`` with each generation's self-play games as Ray tasks, and
+``train-net`` is ``entropy train-net --method distill`` with the teacher's games as Ray tasks
+(:mod:`hyle_entropy.cluster_train`): the same weights for the same seed, however many workers.
 """
 
 from __future__ import annotations
@@ -29,9 +39,9 @@ import statistics
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Dict, Iterable, List, Optional, Tuple
+from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple
 
-from hyle_entropy._native import match_key, play_game
+from hyle_entropy._native import MatchSprt, match_key, play_game
 
 #: Tasks kept in flight per worker: enough to keep every worker busy, few enough that an
 #: interrupted driver has little work under way.
@@ -69,33 +79,64 @@ def parse_records(lines: List[str]) -> Tuple[List[dict], List[str]]:
     return records, problems
 
 
-def _run_remote(ray, spec: MatchSpec, tasks: Iterable[Tuple[int, int]], workers: int,
-                on_record) -> None:
-    """Plays the tasks as Ray tasks, calling ``on_record`` on each record as it arrives."""
+def init_ray(ray, address: Optional[str], workers: Optional[int]) -> int:
+    """Starts Ray on this machine, or joins the cluster at ``address`` shipping this package to
+    its workers, unless Ray is already up; returns the number of workers to keep busy."""
+    if not ray.is_initialized():
+        if address:
+            package = str(Path(__file__).resolve().parent)
+            ray.init(address=address, runtime_env={"py_modules": [package]},
+                     log_to_driver=False)
+        else:
+            ray.init(num_cpus=workers or os.cpu_count(), log_to_driver=False,
+                     include_dashboard=False)
+    return workers or int(ray.cluster_resources().get("CPU", 1))
 
-    @ray.remote(max_retries=5, retry_exceptions=False)
-    def game(deal: int, number: int) -> str:
-        return play_game(spec.a, spec.b, deal, number, seed=spec.seed, clock=spec.clock,
-                         clock_b=spec.clock_b, size=spec.size)
 
+def stream(ray, submit: Callable[[Any], Any], tasks: Iterable[Any], workers: int,
+           on_result: Callable[[Any, Any], bool]) -> None:
+    """Runs ``submit(task)`` (which returns a Ray object reference) for each task, keeping
+    ``IN_FLIGHT_PER_WORKER`` per worker under way, and calls ``on_result(task, value)`` as each
+    finishes. When ``on_result`` returns True nothing more starts and the tasks under way are
+    cancelled."""
     pending = list(tasks)
     pending.reverse()
     running: Dict = {}
     limit = max(1, workers) * IN_FLIGHT_PER_WORKER
     while pending or running:
         while pending and len(running) < limit:
-            deal, number = pending.pop()
-            running[game.remote(deal, number)] = (deal, number)
+            task = pending.pop()
+            running[submit(task)] = task
         done, _ = ray.wait(list(running), num_returns=1)
         for ref in done:
-            running.pop(ref)
-            on_record(json.loads(ray.get(ref)))
+            task = running.pop(ref)
+            if on_result(task, ray.get(ref)):
+                for other in running:
+                    ray.cancel(other, force=True)
+                return
+
+
+def _run_remote(ray, spec: MatchSpec, tasks: Iterable[Tuple[int, int]], workers: int,
+                on_record: Callable[[str], bool]) -> None:
+    """Plays the tasks as Ray tasks, calling ``on_record`` on each record line as it arrives
+    until it returns True."""
+
+    @ray.remote(max_retries=5, retry_exceptions=False)
+    def game(deal: int, number: int) -> str:
+        return play_game(spec.a, spec.b, deal, number, seed=spec.seed, clock=spec.clock,
+                         clock_b=spec.clock_b, size=spec.size)
+
+    stream(ray, lambda task: game.remote(*task), tasks, workers,
+           lambda _task, line: on_record(line))
 
 
 def run_match(spec: MatchSpec, deals: int, out: Path, address: Optional[str] = None,
-              workers: Optional[int] = None, quiet: bool = False) -> List[dict]:
+              workers: Optional[int] = None, quiet: bool = False,
+              sprt: Optional[MatchSprt] = None) -> List[dict]:
     """Plays the missing games of a match on Ray, appending each record to ``out`` as it
-    ends; returns every record of the match (those found in ``out`` included)."""
+    ends; returns every record of the match (those found in ``out`` included). With an SPRT
+    (a fresh :class:`MatchSprt`), the test is run over the records found first, each new record
+    carries its status, and no game starts once it decides."""
     import ray
 
     lines = out.read_text().splitlines() if out.exists() else []
@@ -113,35 +154,41 @@ def run_match(spec: MatchSpec, deals: int, out: Path, address: Optional[str] = N
         if record["match"] != key:
             raise ValueError(f"{out} holds games of another match ({record['match']}); "
                              "choose another --out")
+    records = [r for r in records if r["deal"] < deals]
+    if sprt is not None:
+        for record in records:
+            sprt.add(json.dumps(record))
+        if sprt.decision() is not None:
+            print(f"{out}: the SPRT had already decided; no game to play", file=sys.stderr)
+            return records
     done = {(r["deal"], r["game"]) for r in records}
     tasks = [(d, g) for d in range(deals) for g in (0, 1) if (d, g) not in done]
     if tasks:
-        if not ray.is_initialized():
-            if address:
-                package = str(Path(__file__).resolve().parent)
-                ray.init(address=address, runtime_env={"py_modules": [package]},
-                         log_to_driver=False)
-            else:
-                ray.init(num_cpus=workers or os.cpu_count(), log_to_driver=False,
-                         include_dashboard=False)
-        workers = workers or int(ray.cluster_resources().get("CPU", 1))
+        workers = init_ray(ray, address, workers)
         with out.open("a") as file:
-            def on_record(record: dict) -> None:
+            def on_record(line: str) -> bool:
+                record = json.loads(line)
                 # A retried task can finish twice: each game is recorded once.
                 if (record["deal"], record["game"]) in done:
-                    return
+                    return False
                 done.add((record["deal"], record["game"]))
+                if sprt is not None:
+                    sprt.add(line)
+                    record["sprt"] = json.loads(sprt.status())
                 file.write(json.dumps(record, separators=(",", ":")) + "\n")
                 file.flush()
                 records.append(record)
                 if not quiet:
-                    print(f"\r{len(done)}/{2 * deals} games", end="", file=sys.stderr,
+                    test = f", SPRT {sprt.line().split(':', 1)[1].split(',')[0].strip()}" \
+                        if sprt is not None else ""
+                    print(f"\r{len(done)}/{2 * deals} games{test}  ", end="", file=sys.stderr,
                           flush=True)
+                return sprt is not None and sprt.decision() is not None
 
             _run_remote(ray, spec, tasks, workers, on_record)
         if not quiet:
             print(file=sys.stderr)
-    return [r for r in records if r["deal"] < deals]
+    return records
 
 
 def summary(records: List[dict]) -> str:
@@ -167,12 +214,21 @@ def summary(records: List[dict]) -> str:
 def main(argv: Optional[List[str]] = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m hyle_entropy.cluster",
-        description="Run the games of an entropy match as Ray tasks (see the module's help).")
+        description="Run entropy's matches and self-play training as Ray tasks, on this "
+                    "machine or a cluster (see the module's help).")
     commands = parser.add_subparsers(dest="command", required=True)
     match = commands.add_parser("match", help="play a match on Ray, resumable")
     match.add_argument("a", help="player A: a built-in bot (with options) or cmd:PROGRAM")
     match.add_argument("b", help="player B")
-    match.add_argument("--deals", type=int, default=100, help="deals, each played twice")
+    match.add_argument("--deals", type=int, default=None,
+                       help="deals, each played twice [default: 100, or 1000 with --sprt]")
+    match.add_argument("--sprt", metavar="M0,M1", default=None,
+                       help="stop as soon as a sequential probability ratio test decides "
+                            "between H0 (mean paired margin <= M0) and H1 (>= M1)")
+    match.add_argument("--alpha", type=float, default=0.05,
+                       help="the SPRT's chance of accepting H1 when H0 holds")
+    match.add_argument("--beta", type=float, default=0.05,
+                       help="the SPRT's chance of accepting H0 when H1 holds")
     match.add_argument("--seed", type=int, default=1, help="seed of the deals and bots")
     match.add_argument("--clock", type=float, default=30.0, help="seconds per game and player")
     match.add_argument("--clock-b", type=float, default=None, help="player B's clock")
@@ -183,16 +239,29 @@ def main(argv: Optional[List[str]] = None) -> int:
     match.add_argument("--workers", type=int, default=None,
                        help="CPUs for a local Ray [default: all]")
     match.add_argument("--quiet", action="store_true", help="no progress line")
+    from hyle_entropy import cluster_train
+    cluster_train.add_parser(commands)
+    cluster_train.add_net_parser(commands)
     args = parser.parse_args(argv)
-    if args.deals < 1:
+    if args.command in ("train", "train-net"):
+        return cluster_train.run(args)
+    sprt = None
+    if args.sprt is not None:
+        try:
+            m0, m1 = (float(part) for part in args.sprt.split(","))
+            sprt = MatchSprt(m0, m1, alpha=args.alpha, beta=args.beta)
+        except ValueError as error:
+            parser.error(f"--sprt {args.sprt}: {error} (give two margins M0,M1, e.g. 0,5)")
+    deals = args.deals if args.deals is not None else (1000 if sprt is not None else 100)
+    if deals < 1:
         parser.error("--deals must be at least 1")
     spec = MatchSpec(args.a, args.b, seed=args.seed, clock=args.clock, clock_b=args.clock_b,
                      size=args.size)
     out = args.out or Path(f"match-{_file_label(args.a)}-vs-{_file_label(args.b)}"
                            f"-s{args.seed}.jsonl")
     try:
-        records = run_match(spec, args.deals, out, address=args.address,
-                            workers=args.workers, quiet=args.quiet)
+        records = run_match(spec, deals, out, address=args.address,
+                            workers=args.workers, quiet=args.quiet, sprt=sprt)
     except ValueError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
@@ -201,6 +270,8 @@ def main(argv: Optional[List[str]] = None) -> int:
               file=sys.stderr)
         return 2
     print(summary(records))
+    if sprt is not None:
+        print(sprt.line())
     print(f"records: {out} ({len(records)} games)")
     return 0
 

@@ -125,6 +125,24 @@ pub struct SprtStatus {
     pub decision: Option<Hypothesis>,
 }
 
+impl SprtStatus {
+    /// The test's result in one line, as match summaries print it.
+    pub fn line(&self) -> String {
+        let c = &self.config;
+        let test = format!(
+            "SPRT [{}, {}] (alpha {}, beta {}): LLR {:+.3}, bounds ({:.3}, {:.3}), {} deals, mean {:+.1}",
+            c.m0, c.m1, c.alpha, c.beta, self.llr, self.lower, self.upper, self.deals, self.mean
+        );
+        match self.decision {
+            Some(Hypothesis::H1) => format!("{test}: H1 accepted (A's margin >= {})", c.m1),
+            Some(Hypothesis::H0) => format!("{test}: H0 accepted (A's margin <= {})", c.m0),
+            None => {
+                format!("{test}: no decision yet (more deals with a larger --deals go on with it)")
+            }
+        }
+    }
+}
+
 /// A running test: margins are added one deal at a time.
 #[derive(Clone, Debug)]
 pub struct Sprt {

@@ -15,6 +15,9 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
+mod sprt;
+mod train;
+
 fn value_error(error: impl std::fmt::Display) -> PyErr {
     PyValueError::new_err(error.to_string())
 }
@@ -463,5 +466,16 @@ fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(order_reward, module)?)?;
     module.add_function(wrap_pyfunction!(play_game, module)?)?;
     module.add_function(wrap_pyfunction!(py_match_key, module)?)?;
+    module.add_class::<sprt::PyMatchSprt>()?;
+    module.add_function(wrap_pyfunction!(train::train_start, module)?)?;
+    module.add_function(wrap_pyfunction!(train::train_self_play, module)?)?;
+    module.add_function(wrap_pyfunction!(train::train_fit, module)?)?;
+    module.add_function(wrap_pyfunction!(train::weights_text, module)?)?;
+    module.add_function(wrap_pyfunction!(train::distill_teacher_game, module)?)?;
+    module.add_function(wrap_pyfunction!(train::distill_fit, module)?)?;
+    module.add(
+        "DISTILL_CURVE_HEADER",
+        entropy_train::distill::DISTILL_CURVE_HEADER,
+    )?;
     Ok(())
 }

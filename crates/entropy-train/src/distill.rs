@@ -7,9 +7,10 @@
 //! sample of the expectation). The moves not played matter as much as the one played: the
 //! one-move lookahead compares all of them.
 
+use entropy_core::notation::text::{format_position, parse_position};
 use entropy_core::{Move, Phase, Position, Size};
 use entropy_engine::bots::random_move;
-use entropy_engine::eval::{Evaluator, NTupleModel};
+use entropy_engine::eval::{Evaluator, NTupleModel, Weights};
 use entropy_engine::search::{Limits, Searcher};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
@@ -167,4 +168,167 @@ pub fn score_fit(model: &NTupleModel, data: &[Transition]) -> (f64, f64) {
     let total: f64 = pairs.iter().map(|p| (p.1 - mean).powi(2)).sum();
     let residual: f64 = pairs.iter().map(|p| (p.1 - p.0).powi(2)).sum();
     (residual / n, 1.0 - residual / total.max(1e-9))
+}
+
+/// How to fit a model to the teacher's data.
+#[derive(Clone, Debug)]
+pub struct FitConfig {
+    /// Seed of the feature scales' games and of each epoch's order.
+    pub seed: u64,
+    /// The teacher's games the data come from (one in ten, the last ones, is held out).
+    pub games: usize,
+    /// Passes over the data.
+    pub epochs: usize,
+    /// Step size at the start.
+    pub rate: f32,
+    /// Step size at the end (it falls linearly over the epochs).
+    pub rate_end: f32,
+    /// Deals played against greedy after each epoch (both roles on each).
+    pub eval_deals: usize,
+    /// Threads.
+    pub jobs: usize,
+    /// Board size.
+    pub size: Size,
+}
+
+/// How a model stands after an epoch (epoch 0: the base linear evaluation, before any fit).
+#[derive(Clone, Debug)]
+pub struct EpochReport {
+    /// The epoch, from 1 (0 for the model before fitting).
+    pub epoch: usize,
+    /// Mean squared error over the epoch's training data, measured before each update.
+    pub train_mse: Option<f64>,
+    /// Mean squared error on the held-out games.
+    pub heldout_mse: f64,
+    /// R^2 on the held-out games.
+    pub heldout_r2: f64,
+    /// Mean score as Order against greedy Chaos.
+    pub as_order: f64,
+    /// Mean score conceded as Chaos against greedy Order.
+    pub conceded: f64,
+}
+
+/// The header of the learning curve's CSV ([`EpochReport::csv_line`]).
+pub const DISTILL_CURVE_HEADER: &str =
+    "epoch,seconds,train_mse,heldout_mse,heldout_r2,as_order_vs_greedy,conceded_vs_greedy";
+
+impl EpochReport {
+    /// The report as a line of the learning curve's CSV, `seconds` into the run.
+    pub fn csv_line(&self, seconds: f64) -> String {
+        format!(
+            "{},{seconds:.1},{},{:.3},{:.4},{:.2},{:.2}",
+            self.epoch,
+            self.train_mse.map_or(String::new(), |e| format!("{e:.3}")),
+            self.heldout_mse,
+            self.heldout_r2,
+            self.as_order,
+            self.conceded
+        )
+    }
+
+    /// The report as the line `entropy train-net` prints.
+    pub fn line(&self) -> String {
+        let against = format!(
+            "vs greedy {:.1} as Order, {:.1} conceded",
+            self.as_order, self.conceded
+        );
+        match self.train_mse {
+            None => format!(
+                "base linear evaluation: held-out error {:.2} (R^2 {:.4}); {against}",
+                self.heldout_mse, self.heldout_r2
+            ),
+            Some(train) => format!(
+                "epoch {}: training error {train:.2}, held-out error {:.2} (R^2 {:.4}); {against}",
+                self.epoch, self.heldout_mse, self.heldout_r2
+            ),
+        }
+    }
+}
+
+/// Fits a fresh model (the shipped linear evaluation underneath) to the teacher's data, epoch by
+/// epoch, calling `on_epoch` with the model before fitting (epoch 0) and after each epoch; stops
+/// at the first error `on_epoch` returns. The data in game order, as [`teacher_data`] returns
+/// them, so that a run whose games were played elsewhere fits the same model.
+pub fn fit_teacher_data<E>(
+    data: &[Transition],
+    config: &FitConfig,
+    mut on_epoch: impl FnMut(&EpochReport, &NTupleModel) -> Result<(), E>,
+) -> Result<NTupleModel, E> {
+    let td = crate::td::TdConfig {
+        seed: config.seed,
+        jobs: config.jobs,
+        size: config.size,
+        ..crate::td::TdConfig::default()
+    };
+    let (mean, scale) = crate::td::feature_scales(&td, 200);
+    let mut model = NTupleModel::zero(config.size.side(), Weights::trained(), mean, scale);
+    // One game in ten is held out to measure the fit.
+    let games = config.games.max(1);
+    let per_game = data.len() / games;
+    let held = (games / 10).max(1) * per_game;
+    let (train, test) = data.split_at(data.len() - held.min(data.len() / 2));
+    let report = |model: &NTupleModel, epoch: usize, train_mse: Option<f64>| {
+        let (heldout_mse, heldout_r2) = score_fit(model, test);
+        let (as_order, conceded) =
+            crate::td::against_greedy(model, config.size, config.eval_deals, config.jobs);
+        EpochReport {
+            epoch,
+            train_mse,
+            heldout_mse,
+            heldout_r2,
+            as_order,
+            conceded,
+        }
+    };
+    on_epoch(&report(&model, 0, None), &model)?;
+    let total = config.epochs as f32;
+    for epoch in 1..=config.epochs {
+        let from = config.rate + (config.rate_end - config.rate) * (epoch - 1) as f32 / total;
+        let to = config.rate + (config.rate_end - config.rate) * epoch as f32 / total;
+        let errors = fit(&mut model, train, 1, from, to, config.seed ^ epoch as u64);
+        on_epoch(&report(&model, epoch, Some(errors[0])), &model)?;
+    }
+    Ok(model)
+}
+
+/// The error of a transition text that cannot be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TransitionTextError(pub String);
+
+impl std::fmt::Display for TransitionTextError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for TransitionTextError {}
+
+/// Transitions as text, one line each: `TARGET POSITION` (the target printed so that it reads
+/// back to the same bits, the afterstate as a position text).
+pub fn transitions_to_text(transitions: &[Transition]) -> String {
+    transitions
+        .iter()
+        .map(|t| format!("{:?} {}\n", t.target, format_position(&t.after)))
+        .collect()
+}
+
+/// Reads the transitions of [`transitions_to_text`].
+pub fn transitions_from_text(text: &str) -> Result<Vec<Transition>, TransitionTextError> {
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|line| {
+            let bad = |what: String| TransitionTextError(format!("{what} in line {line:?}"));
+            let (target, position) = line
+                .trim()
+                .split_once(' ')
+                .ok_or_else(|| bad("no position".into()))?;
+            Ok(Transition {
+                target: target
+                    .parse()
+                    .map_err(|_| bad(format!("a bad target {target:?}")))?,
+                after: parse_position(position)
+                    .map_err(|e| bad(format!("a bad position ({e})")))?,
+            })
+        })
+        .collect()
 }

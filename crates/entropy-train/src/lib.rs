@@ -15,6 +15,7 @@ pub mod td;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
+use entropy_core::notation::text::{format_position, parse_position};
 use entropy_core::{Colour, Move, Phase, Position, Size};
 use entropy_engine::bots::random_move;
 use entropy_engine::eval::{
@@ -133,6 +134,19 @@ pub fn deeper_r_squared(weights: &Weights, positions: &[Position], limit: usize)
         deeper.push(searcher.value(position, 2).0);
     }
     r_squared(&statics, &deeper)
+}
+
+/// The weights a training starts from: `hand`, `trained`, or the path of a weights file.
+pub fn start_weights(start: &str) -> Result<Weights, String> {
+    match start {
+        "hand" => Ok(Weights::hand()),
+        "trained" => Ok(Weights::trained()),
+        path => {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| format!("cannot read the start weights {path}: {e}"))?;
+            Weights::parse(&text).map_err(|e| format!("cannot use the weights in {path}: {e}"))
+        }
+    }
 }
 
 /// Plays one self-play game with node-limited searches for both sides; returns its samples.
@@ -280,59 +294,171 @@ pub fn train(
     let mut weights = start;
     let mut reports = Vec::new();
     for generation in 1..=config.generations {
-        let samples = generate(&weights, config, (generation - 1) * config.games, progress);
-        let held_out = |s: &Sample| s.game % config.holdout_every.max(2) == 0;
-        let (test, train): (Vec<Sample>, Vec<Sample>) = samples.into_iter().partition(held_out);
-        // Figures are taken on the games' own positions, comparable with or without TreeStrap.
-        let test: Vec<Sample> = test.into_iter().filter(|s| !s.from_tree).collect();
-        let mid_game: Vec<Position> = test
-            .iter()
-            .filter(|s| MID_GAME.contains(&s.position.placed()))
-            .map(|s| s.position)
-            .collect();
-        let fitted = fit_weights(&train, &weights, config.ridge);
-        let (r2_search, r2_outcome) = evaluate_fit(&fitted, &test);
-        let (r2_search_before, _) = evaluate_fit(&weights, &test);
-        let mut within: Vec<f64> = (0..BUCKETS)
-            .filter_map(|b| {
-                let bucket: Vec<Sample> = test
-                    .iter()
-                    .filter(|s| s.bucket == Bucket(b))
-                    .cloned()
-                    .collect();
-                (bucket.len() >= 50).then(|| evaluate_fit(&fitted, &bucket).0)
-            })
-            .collect();
-        within.sort_by(f64::total_cmp);
-        let r2_within = within.get(within.len() / 2).copied().unwrap_or(f64::NAN);
-        let bias = test
-            .iter()
-            .map(|s| predict(&fitted, s) - s.outcome)
-            .sum::<f64>()
-            / test.len().max(1) as f64;
-        let mut games: Vec<(usize, f64)> = train
-            .iter()
-            .chain(&test)
-            .map(|s| (s.game, s.outcome))
-            .collect();
-        games.sort_by_key(|g| g.0);
-        games.dedup_by_key(|g| g.0);
-        let games: Vec<f64> = games.into_iter().map(|g| g.1).collect();
-        let report = GenerationReport {
-            generation,
-            train_samples: train.len(),
-            test_samples: test.len(),
-            r2_search,
-            bias,
-            r2_within,
-            r2_outcome,
-            r2_search_before,
-            mean_score: games.iter().sum::<f64>() / games.len().max(1) as f64,
-            r2_deeper: deeper_r_squared(&fitted, &mid_game, 1000),
-        };
+        let samples = generate(&weights, config, first_game(config, generation), progress);
+        let (fitted, report) = fit_generation(&weights, samples, config, generation);
         on_generation(&report, &fitted);
         reports.push(report);
         weights = fitted;
     }
     (weights, reports)
+}
+
+/// The number of the first self-play game of a generation (from 1): each generation plays
+/// new chip orders.
+pub fn first_game(config: &TrainConfig, generation: usize) -> usize {
+    (generation - 1) * config.games
+}
+
+/// One generation's fit: new weights from the samples its games gave (in game order, as
+/// [`generate`] returns them) with the `weights` that played them, and how well they fit.
+/// Split from [`train`] so that the games can be played elsewhere (a cluster's workers) and
+/// fitted here with the same result.
+pub fn fit_generation(
+    weights: &Weights,
+    samples: Vec<Sample>,
+    config: &TrainConfig,
+    generation: usize,
+) -> (Weights, GenerationReport) {
+    let held_out = |s: &Sample| s.game % config.holdout_every.max(2) == 0;
+    let (test, train): (Vec<Sample>, Vec<Sample>) = samples.into_iter().partition(held_out);
+    // Figures are taken on the games' own positions, comparable with or without TreeStrap.
+    let test: Vec<Sample> = test.into_iter().filter(|s| !s.from_tree).collect();
+    let mid_game: Vec<Position> = test
+        .iter()
+        .filter(|s| MID_GAME.contains(&s.position.placed()))
+        .map(|s| s.position)
+        .collect();
+    let fitted = fit_weights(&train, weights, config.ridge);
+    let (r2_search, r2_outcome) = evaluate_fit(&fitted, &test);
+    let (r2_search_before, _) = evaluate_fit(weights, &test);
+    let mut within: Vec<f64> = (0..BUCKETS)
+        .filter_map(|b| {
+            let bucket: Vec<Sample> = test
+                .iter()
+                .filter(|s| s.bucket == Bucket(b))
+                .cloned()
+                .collect();
+            (bucket.len() >= 50).then(|| evaluate_fit(&fitted, &bucket).0)
+        })
+        .collect();
+    within.sort_by(f64::total_cmp);
+    let r2_within = within.get(within.len() / 2).copied().unwrap_or(f64::NAN);
+    let bias = test
+        .iter()
+        .map(|s| predict(&fitted, s) - s.outcome)
+        .sum::<f64>()
+        / test.len().max(1) as f64;
+    let mut games: Vec<(usize, f64)> = train
+        .iter()
+        .chain(&test)
+        .map(|s| (s.game, s.outcome))
+        .collect();
+    games.sort_by_key(|g| g.0);
+    games.dedup_by_key(|g| g.0);
+    let games: Vec<f64> = games.into_iter().map(|g| g.1).collect();
+    let report = GenerationReport {
+        generation,
+        train_samples: train.len(),
+        test_samples: test.len(),
+        r2_search,
+        bias,
+        r2_within,
+        r2_outcome,
+        r2_search_before,
+        mean_score: games.iter().sum::<f64>() / games.len().max(1) as f64,
+        r2_deeper: deeper_r_squared(&fitted, &mid_game, 1000),
+    };
+    (fitted, report)
+}
+
+impl GenerationReport {
+    /// The report as the line `entropy train` prints and keeps in the weights file.
+    pub fn line(&self) -> String {
+        format!(
+            "generation {}: {} samples fitted, {} held out; held-out R^2 {:.3} against targets \
+             (median within a bucket {:.3}; the weights that played: {:.3}), {:.3} against final \
+             scores, bias {:+.2}, {:.3} against a search two moves deeper at turns 20-30; \
+             mean self-play score {:.1}",
+            self.generation,
+            self.train_samples,
+            self.test_samples,
+            self.r2_search,
+            self.r2_within,
+            self.r2_search_before,
+            self.r2_outcome,
+            self.bias,
+            self.r2_deeper,
+            self.mean_score
+        )
+    }
+}
+
+/// The error of a sample text that cannot be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SampleTextError(pub String);
+
+impl std::fmt::Display for SampleTextError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for SampleTextError {}
+
+impl Sample {
+    /// The sample as one line, exactly: `GAME TREE TARGET OUTCOME POSITION` (TREE 1 for a
+    /// position from inside a search tree; the numbers printed so that they read back to the
+    /// same bits; the position as a position text). Features and bucket follow from the
+    /// position, so they are not written.
+    pub fn to_line(&self) -> String {
+        format!(
+            "{} {} {:?} {:?} {}",
+            self.game,
+            u8::from(self.from_tree),
+            self.target,
+            self.outcome,
+            format_position(&self.position)
+        )
+    }
+
+    /// Reads a line written by [`Sample::to_line`].
+    pub fn from_line(line: &str) -> Result<Sample, SampleTextError> {
+        let bad = |what: &str| SampleTextError(format!("{what} in sample line {line:?}"));
+        let mut parts = line.trim().splitn(5, ' ');
+        let mut next = |what: &str| parts.next().ok_or_else(|| bad(&format!("no {what}")));
+        let game = next("game")?
+            .parse()
+            .map_err(|_| bad("a bad game number"))?;
+        let from_tree = match next("tree flag")? {
+            "0" => false,
+            "1" => true,
+            _ => return Err(bad("a tree flag other than 0 or 1")),
+        };
+        let target: f64 = next("target")?.parse().map_err(|_| bad("a bad target"))?;
+        let outcome: f64 = next("outcome")?.parse().map_err(|_| bad("a bad outcome"))?;
+        let position =
+            parse_position(next("position")?).map_err(|e| bad(&format!("a bad position ({e})")))?;
+        Ok(Sample {
+            game,
+            position,
+            bucket: Bucket::of(&position),
+            features: features(&position),
+            target,
+            outcome,
+            from_tree,
+        })
+    }
+}
+
+/// Samples as text, one line each ([`Sample::to_line`]).
+pub fn samples_to_text(samples: &[Sample]) -> String {
+    samples.iter().map(|s| s.to_line() + "\n").collect()
+}
+
+/// Reads the samples of [`samples_to_text`].
+pub fn samples_from_text(text: &str) -> Result<Vec<Sample>, SampleTextError> {
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(Sample::from_line)
+        .collect()
 }

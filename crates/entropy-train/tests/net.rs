@@ -4,7 +4,10 @@
 use entropy_core::{Phase, Size};
 use entropy_engine::eval::{LinearEval, NTupleModel, Weights, FEATURES};
 use entropy_engine::search::Searcher;
-use entropy_train::distill::{fit, score_fit, teacher_data, DistillConfig};
+use entropy_train::distill::{
+    fit, fit_teacher_data, score_fit, teacher_data, teacher_game, transitions_from_text,
+    transitions_to_text, DistillConfig, FitConfig,
+};
 use entropy_train::td::{apply_batch, play_batch, TdConfig};
 
 fn zero_model() -> NTupleModel {
@@ -72,4 +75,56 @@ fn teacher_data_do_not_depend_on_the_threads_and_fitting_helps() {
     fit(&mut model, &a, 3, 0.05, 0.01, 1);
     let after = score_fit(&model, &a).0;
     assert!(after < before, "{before} -> {after}");
+}
+
+#[test]
+fn teacher_games_played_one_by_one_through_text_fit_the_same_model() {
+    let config = DistillConfig {
+        seed: 5,
+        games: 3,
+        nodes: 100,
+        candidates: 1,
+        jobs: 2,
+        size: Size::SEVEN,
+    };
+    let teacher = || Searcher::new(LinearEval::trained(), 1);
+    let together = teacher_data(&config, teacher, &|| {});
+    // Each game alone, on a searcher of its own, carried as text (as a cluster's tasks).
+    let alone: Vec<_> = (0..config.games)
+        .rev()
+        .map(|game| transitions_to_text(&teacher_game(&mut teacher(), &config, game)))
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+        .flat_map(|text| transitions_from_text(&text).unwrap())
+        .collect();
+    assert_eq!(together.len(), alone.len());
+    for (s, t) in together.iter().zip(&alone) {
+        assert_eq!(s.after, t.after);
+        assert_eq!(s.target.to_bits(), t.target.to_bits());
+    }
+    let fit_config = FitConfig {
+        seed: 5,
+        games: config.games,
+        epochs: 1,
+        rate: 0.05,
+        rate_end: 0.01,
+        eval_deals: 1,
+        jobs: 2,
+        size: Size::SEVEN,
+    };
+    let fitted = |data| {
+        let mut epochs = 0;
+        let model = fit_teacher_data::<()>(data, &fit_config, |report, _| {
+            assert_eq!(report.epoch, epochs);
+            epochs += 1;
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(epochs, 2);
+        model.to_bytes()
+    };
+    assert_eq!(fitted(&together), fitted(&alone));
+    assert!(transitions_from_text("1.5").is_err());
+    assert!(transitions_from_text("x ....... draw").is_err());
 }

@@ -10,7 +10,7 @@ use std::process::ExitCode;
 use anyhow::{bail, Context, Result};
 use entropy_arena::player::PlayerSpec;
 use entropy_arena::record::{read_records, GameRecord, MatchKey};
-use entropy_arena::sprt::{Hypothesis, MatchSprt, SprtConfig, SprtStatus};
+use entropy_arena::sprt::{MatchSprt, SprtConfig, SprtStatus};
 use entropy_arena::stats::{summarize, MeanCi, Summary};
 use entropy_arena::tournament::{MatchConfig, Task};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -381,21 +381,7 @@ fn print_summary(config: &MatchConfig, summary: &Summary, sprt: Option<&SprtStat
         None => println!("paired margin: no complete deal yet"),
     }
     if let Some(status) = sprt {
-        println!("{}", sprt_line(status));
+        println!("{}", status.line());
     }
     println!("records: {} ({} games)", path.display(), summary.games);
-}
-
-/// The SPRT's result in one line.
-pub fn sprt_line(status: &SprtStatus) -> String {
-    let c = &status.config;
-    let test = format!(
-        "SPRT [{}, {}] (alpha {}, beta {}): LLR {:+.3}, bounds ({:.3}, {:.3}), {} deals, mean {:+.1}",
-        c.m0, c.m1, c.alpha, c.beta, status.llr, status.lower, status.upper, status.deals, status.mean
-    );
-    match status.decision {
-        Some(Hypothesis::H1) => format!("{test}: H1 accepted (A's margin >= {})", c.m1),
-        Some(Hypothesis::H0) => format!("{test}: H0 accepted (A's margin <= {})", c.m0),
-        None => format!("{test}: no decision yet (more deals with a larger --deals go on with it)"),
-    }
 }

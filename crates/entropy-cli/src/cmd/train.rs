@@ -4,7 +4,6 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{bail, Context, Result};
-use entropy_engine::eval::Weights;
 use entropy_train::{train, TrainConfig};
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -64,15 +63,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     if args.games == 0 || args.generations == 0 || args.nodes == 0 {
         bail!("--games, --generations and --nodes must be at least 1");
     }
-    let start = match args.start.as_str() {
-        "hand" => Weights::hand(),
-        "trained" => Weights::trained(),
-        path => {
-            let text =
-                std::fs::read_to_string(path).with_context(|| format!("cannot read {path}"))?;
-            Weights::parse(&text).with_context(|| format!("cannot use the weights in {path}"))?
-        }
-    };
+    let start = entropy_train::start_weights(&args.start).map_err(anyhow::Error::msg)?;
     let config = TrainConfig {
         seed: args.seed,
         games: args.games,
@@ -109,22 +100,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         start,
         &config,
         |report, weights| {
-            let line = format!(
-                "generation {}: {} samples fitted, {} held out; held-out R^2 {:.3} against targets \
-                 (median within a bucket {:.3}; the weights that played: {:.3}), {:.3} against final \
-                 scores, bias {:+.2}, {:.3} against a search two moves deeper at turns 20-30; \
-                 mean self-play score {:.1}",
-                report.generation,
-                report.train_samples,
-                report.test_samples,
-                report.r2_search,
-                report.r2_within,
-                report.r2_search_before,
-                report.r2_outcome,
-                report.bias,
-                report.r2_deeper,
-                report.mean_score
-            );
+            let line = report.line();
             bar.suspend(|| println!("{line}"));
             history.push_str(&line);
             history.push('\n');

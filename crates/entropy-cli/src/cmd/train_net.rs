@@ -10,7 +10,9 @@ use entropy_core::Size;
 use entropy_engine::eval::LinearEval;
 use entropy_engine::eval::{NTupleModel, Weights};
 use entropy_engine::search::Searcher;
-use entropy_train::distill::{fit, score_fit, teacher_data, DistillConfig};
+use entropy_train::distill::{
+    fit_teacher_data, teacher_data, DistillConfig, FitConfig, DISTILL_CURVE_HEADER,
+};
 use entropy_train::td::{
     against_greedy, apply_batch, feature_scales, play_batch, rate_at, TdConfig,
 };
@@ -142,47 +144,33 @@ fn run_distill(args: Args) -> Result<ExitCode> {
         data.len(),
         data.len() as f64 / (args.candidates + 1) as f64 / seconds
     );
-    let td = TdConfig {
-        seed: args.seed,
-        jobs,
-        ..TdConfig::default()
-    };
-    let (mean, scale) = feature_scales(&td, 200);
-    let mut model = NTupleModel::zero(7, Weights::trained(), mean, scale);
-    // One game in ten is held out to measure the fit.
-    let per_game = data.len() / args.teacher_games;
-    let held = (args.teacher_games / 10).max(1) * per_game;
-    let (train, test) = data.split_at(data.len() - held.min(data.len() / 2));
     let mut file = std::fs::File::create(&args.curve)
         .with_context(|| format!("cannot write {}", args.curve.display()))?;
-    writeln!(
-        file,
-        "epoch,seconds,train_mse,heldout_mse,heldout_r2,as_order_vs_greedy,conceded_vs_greedy"
-    )?;
-    let (mse, r2) = score_fit(&model, test);
-    let (as_order, conceded) = against_greedy(&model, config.size, args.eval_deals, jobs);
-    writeln!(
-        file,
-        "0,{seconds:.1},,{mse:.3},{r2:.4},{as_order:.2},{conceded:.2}"
-    )?;
-    println!("base linear evaluation: held-out error {mse:.2} (R^2 {r2:.4}); vs greedy {as_order:.1} as Order, {conceded:.1} conceded");
-    for epoch in 1..=args.epochs {
-        let total = args.epochs as f32;
-        let from = args.rate + (args.rate_end - args.rate) * (epoch - 1) as f32 / total;
-        let to = args.rate + (args.rate_end - args.rate) * epoch as f32 / total;
-        let errors = fit(&mut model, train, 1, from, to, args.seed ^ epoch as u64);
-        let (mse, r2) = score_fit(&model, test);
-        let (as_order, conceded) = against_greedy(&model, config.size, args.eval_deals, jobs);
-        writeln!(
-            file,
-            "{epoch},{:.1},{:.3},{mse:.3},{r2:.4},{as_order:.2},{conceded:.2}",
-            started.elapsed().as_secs_f64(),
-            errors[0]
-        )?;
-        println!("epoch {epoch}: training error {:.2}, held-out error {mse:.2} (R^2 {r2:.4}); vs greedy {as_order:.1} as Order, {conceded:.1} conceded ({} deals)", errors[0], args.eval_deals);
-        model.set_provenance(&format!("made by: {settings}\nepochs done: {epoch}"));
-        write_atomically(&args.out, &model.to_bytes())?;
-    }
+    writeln!(file, "{DISTILL_CURVE_HEADER}")?;
+    let fit_config = FitConfig {
+        seed: args.seed,
+        games: args.teacher_games,
+        epochs: args.epochs,
+        rate: args.rate,
+        rate_end: args.rate_end,
+        eval_deals: args.eval_deals,
+        jobs,
+        size: config.size,
+    };
+    fit_teacher_data(&data, &fit_config, |report, model| -> Result<()> {
+        let seconds = started.elapsed().as_secs_f64();
+        writeln!(file, "{}", report.csv_line(seconds))?;
+        println!("{}", report.line());
+        if report.epoch > 0 {
+            let mut model = model.clone();
+            model.set_provenance(&format!(
+                "made by: {settings}\nepochs done: {}",
+                report.epoch
+            ));
+            write_atomically(&args.out, &model.to_bytes())?;
+        }
+        Ok(())
+    })?;
     println!("weights written to {}", args.out.display());
     Ok(ExitCode::SUCCESS)
 }
