@@ -138,6 +138,7 @@ pub fn distill_teacher_game(
         games: game + 1,
         nodes,
         candidates,
+        average_draws: false,
         jobs: 1,
         size: Size::SEVEN,
     };

@@ -29,6 +29,10 @@ pub struct DistillConfig {
     pub nodes: u64,
     /// Other afterstates of each decision valued by a search of their own.
     pub candidates: usize,
+    /// Value an afterstate where a chip is to be drawn by the mean over every colour in the
+    /// bag (weighted by its chips) of the searches after it, instead of one search after a
+    /// chip drawn at random: the exact expectation, at a search per colour.
+    pub average_draws: bool,
     /// Threads.
     pub jobs: usize,
     /// Board size.
@@ -41,6 +45,7 @@ fn afterstate_value<E: Evaluator>(
     searcher: &mut Searcher<E>,
     after: &Position,
     limits: Limits,
+    average_draws: bool,
     rng: &mut impl Rng,
 ) -> f64 {
     if after.is_over() {
@@ -48,6 +53,18 @@ fn afterstate_value<E: Evaluator>(
     }
     let mut position = *after;
     if position.phase() == Phase::Draw {
+        if average_draws {
+            let bag = *position.bag();
+            let total = f64::from(bag.total());
+            return bag
+                .colours()
+                .map(|(colour, chips)| {
+                    let mut drawn = position;
+                    drawn.play_unchecked(Move::Draw(colour));
+                    f64::from(chips) / total * searcher.search(&drawn, limits).value
+                })
+                .sum();
+        }
         position.play_unchecked(draw(&position, rng));
     }
     searcher.search(&position, limits).value
@@ -75,7 +92,7 @@ pub fn teacher_game<E: Evaluator>(
         moves.shuffle(&mut rng);
         for &mv in moves.iter().take(config.candidates) {
             let after = position.after(mv).expect("a legal move");
-            let target = afterstate_value(searcher, &after, limits, &mut rng) as f32;
+            let target = afterstate_value(searcher, &after, limits, config.average_draws, &mut rng) as f32;
             out.push(Transition { after, target });
         }
         // A little randomness in the opening, where the chips alone vary games too little.
@@ -88,7 +105,7 @@ pub fn teacher_game<E: Evaluator>(
         let target = if mv == result.best {
             result.value as f32
         } else {
-            afterstate_value(searcher, &after, limits, &mut rng) as f32
+            afterstate_value(searcher, &after, limits, config.average_draws, &mut rng) as f32
         };
         out.push(Transition { after, target });
         position = after;

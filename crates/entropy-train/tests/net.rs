@@ -59,6 +59,7 @@ fn teacher_data_do_not_depend_on_the_threads_and_fitting_helps() {
         games: 4,
         nodes: 150,
         candidates: 1,
+        average_draws: false,
         jobs,
         size: Size::SEVEN,
     };
@@ -84,6 +85,7 @@ fn teacher_games_played_one_by_one_through_text_fit_the_same_model() {
         games: 3,
         nodes: 100,
         candidates: 1,
+        average_draws: false,
         jobs: 2,
         size: Size::SEVEN,
     };

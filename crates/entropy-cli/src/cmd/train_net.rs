@@ -79,6 +79,11 @@ pub struct Args {
     /// distill: positions each of the teacher's searches visits.
     #[arg(long, default_value_t = 2000)]
     teacher_nodes: u64,
+    /// distill: value each afterstate where a chip is to be drawn by the mean over the bag's
+    /// colours of the searches after it (the exact expectation, a search per colour) instead
+    /// of one search after a chip drawn at random.
+    #[arg(long)]
+    average_draws: bool,
     /// distill: passes over the teacher's data.
     #[arg(long, default_value_t = 4)]
     epochs: usize,
@@ -115,13 +120,14 @@ fn run_distill(args: Args) -> Result<ExitCode> {
         games: args.teacher_games,
         nodes: args.teacher_nodes,
         candidates: args.candidates,
+        average_draws: args.average_draws,
         jobs,
         size: Size::SEVEN,
     };
     let settings = format!(
         "entropy train-net --method distill --seed {} --teacher-games {} --teacher-nodes {} --candidates {} --epochs {} --rate {} --rate-end {}",
         args.seed, args.teacher_games, args.teacher_nodes, args.candidates, args.epochs, args.rate, args.rate_end
-    );
+    ) + if args.average_draws { " --average-draws" } else { "" };
     let started = Instant::now();
     let bar = if args.quiet {
         ProgressBar::hidden()
