@@ -1,6 +1,6 @@
 """Type stubs of the native module (Rust, PyO3)."""
 
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import numpy as np
 import numpy.typing as npt
@@ -116,4 +116,35 @@ def train_fit(
 
 def weights_text(weights: List[List[float]], comment: str = "") -> str:
     """The weights as the text ``entropy train`` writes."""
+    ...
+
+#: The header of ``distill_fit``'s learning curve (``entropy train-net``'s CSV).
+DISTILL_CURVE_HEADER: str
+
+def distill_teacher_game(
+    game: int,
+    seed: int = 2026,
+    nodes: int = 2000,
+    candidates: int = 2,
+    average_draws: bool = False,
+) -> str:
+    """Teacher game ``game`` of ``entropy train-net --method distill``: afterstates and targets
+    as text, one line each."""
+    ...
+
+def distill_fit(
+    games: List[str],
+    on_epoch: Callable[[str, str, int, Optional[bytes]], None],
+    made_by: str,
+    seed: int = 2026,
+    epochs: int = 4,
+    rate: float = 0.05,
+    rate_end: float = 0.005,
+    eval_deals: int = 100,
+    jobs: int = 1,
+    seconds: float = 0.0,
+) -> None:
+    """Fits the learned agent's model to the teacher games' texts as ``entropy train-net``
+    does, calling ``on_epoch(line, csv_line, epoch, model_bytes)`` before fitting and after
+    each epoch."""
     ...

@@ -167,7 +167,7 @@ def train_net(args: argparse.Namespace) -> None:
     resumes) the games, then fits and writes the model after every epoch."""
     data = args.data or args.out.with_name(args.out.name + ".games.jsonl")
     key = {"method": "distill", "seed": args.seed, "teacher_nodes": args.teacher_nodes,
-           "candidates": args.candidates}
+           "candidates": args.candidates, "average_draws": args.average_draws}
     games = read_data(data, key)
     numbers = range(args.teacher_games)
     missing = [g for g in numbers if (1, g) not in games]
@@ -178,7 +178,8 @@ def train_net(args: argparse.Namespace) -> None:
         @ray.remote(max_retries=5, retry_exceptions=False)
         def teacher(number: int) -> str:
             return distill_teacher_game(number, seed=args.seed, nodes=args.teacher_nodes,
-                                        candidates=args.candidates)
+                                        candidates=args.candidates,
+                                        average_draws=args.average_draws)
 
         label = f"{{}}/{args.teacher_games} teacher games"
         with data.open("a") as file:
@@ -191,7 +192,7 @@ def train_net(args: argparse.Namespace) -> None:
     made_by = (f"python -m hyle_entropy.cluster train-net --seed {args.seed} "
                f"--teacher-games {args.teacher_games} --teacher-nodes {args.teacher_nodes} "
                f"--candidates {args.candidates} --epochs {args.epochs} --rate {args.rate} "
-               f"--rate-end {args.rate_end}")
+               f"--rate-end {args.rate_end}" + (" --average-draws" if args.average_draws else ""))
     curve: List[str] = []
 
     def on_epoch(line: str, csv: str, epoch: int, model: Optional[bytes]) -> None:
@@ -255,6 +256,9 @@ def add_net_parser(commands) -> None:
                         help="positions each of the teacher's searches visits")
     parser.add_argument("--candidates", type=int, default=2,
                         help="other afterstates of each decision valued by a search of their own")
+    parser.add_argument("--average-draws", action="store_true",
+                        help="value draw positions by the mean over the bag's colours of a "
+                             "search after each, not one search after a random chip")
     parser.add_argument("--epochs", type=int, default=4, help="passes over the teacher's data")
     parser.add_argument("--rate", type=float, default=0.05, help="step size at the start")
     parser.add_argument("--rate-end", type=float, default=0.005,

@@ -120,15 +120,17 @@ pub fn weights_text(weights: PyWeights, comment: &str) -> PyResult<String> {
 
 /// Plays teacher game `game` of `entropy train-net --method distill` (the searcher with the
 /// shipped linear evaluation, `nodes` per search, `candidates` other afterstates valued per
-/// decision); returns its afterstates and targets as text, one line each.
+/// decision, draw positions valued by the mean over the bag's colours with `average_draws`);
+/// returns its afterstates and targets as text, one line each.
 #[pyfunction]
-#[pyo3(signature = (game, seed = 2026, nodes = 2000, candidates = 2))]
+#[pyo3(signature = (game, seed = 2026, nodes = 2000, candidates = 2, average_draws = false))]
 pub fn distill_teacher_game(
     py: Python<'_>,
     game: usize,
     seed: u64,
     nodes: u64,
     candidates: usize,
+    average_draws: bool,
 ) -> PyResult<String> {
     if nodes == 0 {
         return Err(PyValueError::new_err("nodes must be at least 1"));
@@ -138,7 +140,7 @@ pub fn distill_teacher_game(
         games: game + 1,
         nodes,
         candidates,
-        average_draws: false,
+        average_draws,
         jobs: 1,
         size: Size::SEVEN,
     };

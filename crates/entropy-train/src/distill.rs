@@ -92,7 +92,8 @@ pub fn teacher_game<E: Evaluator>(
         moves.shuffle(&mut rng);
         for &mv in moves.iter().take(config.candidates) {
             let after = position.after(mv).expect("a legal move");
-            let target = afterstate_value(searcher, &after, limits, config.average_draws, &mut rng) as f32;
+            let target =
+                afterstate_value(searcher, &after, limits, config.average_draws, &mut rng) as f32;
             out.push(Transition { after, target });
         }
         // A little randomness in the opening, where the chips alone vary games too little.
