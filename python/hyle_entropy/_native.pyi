@@ -143,6 +143,7 @@ def distill_fit(
     eval_deals: int = 100,
     jobs: int = 1,
     seconds: float = 0.0,
+    pairwise: float = 0.0,
 ) -> None:
     """Fits the learned agent's model to the teacher games' texts as ``entropy train-net``
     does, calling ``on_epoch(line, csv_line, epoch, model_bytes)`` before fitting and after

@@ -192,7 +192,8 @@ def train_net(args: argparse.Namespace) -> None:
     made_by = (f"python -m hyle_entropy.cluster train-net --seed {args.seed} "
                f"--teacher-games {args.teacher_games} --teacher-nodes {args.teacher_nodes} "
                f"--candidates {args.candidates} --epochs {args.epochs} --rate {args.rate} "
-               f"--rate-end {args.rate_end}" + (" --average-draws" if args.average_draws else ""))
+               f"--rate-end {args.rate_end}" + (" --average-draws" if args.average_draws else "")
+               + (f" --pairwise {args.pairwise}" if args.pairwise > 0 else ""))
     curve: List[str] = []
 
     def on_epoch(line: str, csv: str, epoch: int, model: Optional[bytes]) -> None:
@@ -206,7 +207,8 @@ def train_net(args: argparse.Namespace) -> None:
 
     distill_fit(texts, on_epoch, made_by, seed=args.seed, epochs=args.epochs, rate=args.rate,
                 rate_end=args.rate_end, eval_deals=args.eval_deals,
-                jobs=args.jobs or os.cpu_count() or 1, seconds=time.time() - started)
+                jobs=args.jobs or os.cpu_count() or 1, seconds=time.time() - started,
+                pairwise=args.pairwise)
 
 
 def add_parser(commands) -> None:
@@ -259,6 +261,8 @@ def add_net_parser(commands) -> None:
     parser.add_argument("--average-draws", action="store_true",
                         help="value draw positions by the mean over the bag's colours of a "
                              "search after each, not one search after a random chip")
+    parser.add_argument("--pairwise", type=float, default=0.0,
+                        help="step size of a pass of pairwise (ranking) steps after each epoch")
     parser.add_argument("--epochs", type=int, default=4, help="passes over the teacher's data")
     parser.add_argument("--rate", type=float, default=0.05, help="step size at the start")
     parser.add_argument("--rate-end", type=float, default=0.005,

@@ -123,7 +123,7 @@ pub fn weights_text(weights: PyWeights, comment: &str) -> PyResult<String> {
 /// decision, draw positions valued by the mean over the bag's colours with `average_draws`);
 /// returns its afterstates and targets as text, one line each.
 #[pyfunction]
-#[pyo3(signature = (game, seed = 2026, nodes = 2000, candidates = 2, average_draws = false))]
+#[pyo3(signature = (game, seed = 2026, nodes = 2000, candidates = 2, average_draws = false, best_candidates = 0))]
 pub fn distill_teacher_game(
     py: Python<'_>,
     game: usize,
@@ -131,6 +131,7 @@ pub fn distill_teacher_game(
     nodes: u64,
     candidates: usize,
     average_draws: bool,
+    best_candidates: usize,
 ) -> PyResult<String> {
     if nodes == 0 {
         return Err(PyValueError::new_err("nodes must be at least 1"));
@@ -141,6 +142,7 @@ pub fn distill_teacher_game(
         nodes,
         candidates,
         average_draws,
+        best_candidates,
         jobs: 1,
         size: Size::SEVEN,
     };
@@ -157,7 +159,7 @@ pub fn distill_teacher_game(
 /// bytes (provenance: `made_by`, then the epochs done). The CSV's header is the module's
 /// `DISTILL_CURVE_HEADER`.
 #[pyfunction]
-#[pyo3(signature = (games, on_epoch, made_by, seed = 2026, epochs = 4, rate = 0.05, rate_end = 0.005, eval_deals = 100, jobs = 1, seconds = 0.0))]
+#[pyo3(signature = (games, on_epoch, made_by, seed = 2026, epochs = 4, rate = 0.05, rate_end = 0.005, eval_deals = 100, jobs = 1, seconds = 0.0, pairwise = 0.0))]
 #[allow(clippy::too_many_arguments)]
 pub fn distill_fit(
     py: Python<'_>,
@@ -171,6 +173,7 @@ pub fn distill_fit(
     eval_deals: usize,
     jobs: usize,
     seconds: f64,
+    pairwise: f32,
 ) -> PyResult<()> {
     let mut data = Vec::new();
     for (i, text) in games.iter().enumerate() {
@@ -188,6 +191,7 @@ pub fn distill_fit(
         eval_deals,
         jobs: jobs.max(1),
         size: Size::SEVEN,
+        pairwise,
     };
     let started = std::time::Instant::now();
     py.detach(|| {

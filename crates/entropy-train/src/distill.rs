@@ -8,9 +8,9 @@
 //! one-move lookahead compares all of them.
 
 use entropy_core::notation::text::{format_position, parse_position};
-use entropy_core::{Move, Phase, Position, Size};
+use entropy_core::{Move, Phase, Position, Role, Size};
 use entropy_engine::bots::random_move;
-use entropy_engine::eval::{Evaluator, NTupleModel, Weights};
+use entropy_engine::eval::{Evaluator, LinearEval, NTupleModel, Weights};
 use entropy_engine::search::{Limits, Searcher};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
@@ -29,6 +29,10 @@ pub struct DistillConfig {
     pub nodes: u64,
     /// Other afterstates of each decision valued by a search of their own.
     pub candidates: usize,
+    /// Other afterstates of each decision valued by a search of their own, chosen as those the
+    /// shipped linear evaluation likes best after the searcher's choice (besides `candidates`
+    /// chosen at random among the rest).
+    pub best_candidates: usize,
     /// Value an afterstate where a chip is to be drawn by the mean over every colour in the
     /// bag (weighted by its chips) of the searches after it, instead of one search after a
     /// chip drawn at random: the exact expectation, at a search per colour.
@@ -70,6 +74,32 @@ fn afterstate_value<E: Evaluator>(
     searcher.search(&position, limits).value
 }
 
+/// Takes out of `moves` the `count` whose afterstates the shipped linear evaluation likes best
+/// for the player to move (the moves a one-move lookahead would weigh against the best), best
+/// first.
+fn best_by_linear(position: &Position, moves: &mut Vec<Move>, count: usize) -> Vec<Move> {
+    if count == 0 {
+        return Vec::new();
+    }
+    let eval = LinearEval::trained_ref();
+    let sign = if position.to_move() == Some(Role::Order) {
+        -1.0
+    } else {
+        1.0
+    };
+    let mut valued: Vec<(f64, Move)> = moves
+        .iter()
+        .map(|&mv| {
+            let after = position.after(mv).expect("a legal move");
+            (sign * eval.evaluate(&after), mv)
+        })
+        .collect();
+    valued.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let best: Vec<Move> = valued.iter().take(count).map(|v| v.1).collect();
+    moves.retain(|m| !best.contains(m));
+    best
+}
+
 /// One self-play game of the teacher and its afterstates with their targets.
 pub fn teacher_game<E: Evaluator>(
     searcher: &mut Searcher<E>,
@@ -89,8 +119,9 @@ pub fn teacher_game<E: Evaluator>(
         let result = searcher.search(&position, limits);
         let mut moves: Vec<Move> = position.legal_moves().iter().copied().collect();
         moves.retain(|&m| m != result.best);
+        let best = best_by_linear(&position, &mut moves, config.best_candidates);
         moves.shuffle(&mut rng);
-        for &mv in moves.iter().take(config.candidates) {
+        for &mv in best.iter().chain(moves.iter().take(config.candidates)) {
             let after = position.after(mv).expect("a legal move");
             let target =
                 afterstate_value(searcher, &after, limits, config.average_draws, &mut rng) as f32;
@@ -174,6 +205,74 @@ pub fn fit(
     errors
 }
 
+/// The decisions of teacher data: runs of consecutive afterstates of the same turn and phase
+/// (a decision's candidates and its played move come together, and consecutive decisions
+/// differ in one or the other).
+pub fn decisions(data: &[Transition]) -> Vec<std::ops::Range<usize>> {
+    let key = |t: &Transition| (t.after.placed(), t.after.phase() == Phase::Slide);
+    let mut out = Vec::new();
+    let mut start = 0;
+    for i in 1..=data.len() {
+        if i == data.len() || key(&data[i]) != key(&data[start]) {
+            out.push(start..i);
+            start = i;
+        }
+    }
+    out
+}
+
+/// One pass of pairwise (ranking) steps: for every two afterstates of a decision, the
+/// difference of their values moves towards the difference of their targets, half on each,
+/// decisions in a shuffled order (seeded). What a one-move lookahead uses is exactly these
+/// differences. Returns the mean squared error of the differences, measured before each step.
+pub fn fit_pairs(model: &mut NTupleModel, data: &[Transition], rate: f32, seed: u64) -> f64 {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let mut groups = decisions(data);
+    groups.shuffle(&mut rng);
+    let (mut squared, mut pairs) = (0f64, 0usize);
+    for group in groups {
+        let items: Vec<_> = data[group]
+            .iter()
+            .filter(|t| !t.after.is_over())
+            .map(|t| (model.inputs(&t.after), t.target))
+            .collect();
+        for a in 0..items.len() {
+            for b in a + 1..items.len() {
+                let (xa, ta) = &items[a];
+                let (xb, tb) = &items[b];
+                let (va, vb) = (model.value_of(xa), model.value_of(xb));
+                let error = (ta - tb) - (va - vb);
+                model.learn(xa, va + error / 2.0, rate);
+                model.learn(xb, vb - error / 2.0, rate);
+                squared += f64::from(error).powi(2);
+                pairs += 1;
+            }
+        }
+    }
+    squared / pairs.max(1) as f64
+}
+
+/// Mean squared error of the model's differences between afterstates of one decision against
+/// the targets' differences.
+pub fn pair_error(model: &NTupleModel, data: &[Transition]) -> f64 {
+    let (mut squared, mut pairs) = (0f64, 0usize);
+    for group in decisions(data) {
+        let items: Vec<(f64, f64)> = data[group]
+            .iter()
+            .filter(|t| !t.after.is_over())
+            .map(|t| (model.value(&t.after), f64::from(t.target)))
+            .collect();
+        for a in 0..items.len() {
+            for b in a + 1..items.len() {
+                let error = (items[a].1 - items[b].1) - (items[a].0 - items[b].0);
+                squared += error * error;
+                pairs += 1;
+            }
+        }
+    }
+    squared / pairs.max(1) as f64
+}
+
 /// Mean squared error and R^2 of the model on data.
 pub fn score_fit(model: &NTupleModel, data: &[Transition]) -> (f64, f64) {
     let pairs: Vec<(f64, f64)> = data
@@ -207,6 +306,8 @@ pub struct FitConfig {
     pub jobs: usize,
     /// Board size.
     pub size: Size,
+    /// Step size of a pass of pairwise steps ([`fit_pairs`]) after each epoch; 0: none.
+    pub pairwise: f32,
 }
 
 /// How a model stands after an epoch (epoch 0: the base linear evaluation, before any fit).
@@ -220,6 +321,8 @@ pub struct EpochReport {
     pub heldout_mse: f64,
     /// R^2 on the held-out games.
     pub heldout_r2: f64,
+    /// Mean squared error of the differences between afterstates of one decision, held out.
+    pub heldout_pair_mse: f64,
     /// Mean score as Order against greedy Chaos.
     pub as_order: f64,
     /// Mean score conceded as Chaos against greedy Order.
@@ -256,8 +359,9 @@ impl EpochReport {
                 self.heldout_mse, self.heldout_r2
             ),
             Some(train) => format!(
-                "epoch {}: training error {train:.2}, held-out error {:.2} (R^2 {:.4}); {against}",
-                self.epoch, self.heldout_mse, self.heldout_r2
+                "epoch {}: training error {train:.2}, held-out error {:.2} (R^2 {:.4}, of the \
+                 differences within a decision {:.2}); {against}",
+                self.epoch, self.heldout_mse, self.heldout_r2, self.heldout_pair_mse
             ),
         }
     }
@@ -287,6 +391,7 @@ pub fn fit_teacher_data<E>(
     let (train, test) = data.split_at(data.len() - held.min(data.len() / 2));
     let report = |model: &NTupleModel, epoch: usize, train_mse: Option<f64>| {
         let (heldout_mse, heldout_r2) = score_fit(model, test);
+        let heldout_pair_mse = pair_error(model, test);
         let (as_order, conceded) =
             crate::td::against_greedy(model, config.size, config.eval_deals, config.jobs);
         EpochReport {
@@ -294,6 +399,7 @@ pub fn fit_teacher_data<E>(
             train_mse,
             heldout_mse,
             heldout_r2,
+            heldout_pair_mse,
             as_order,
             conceded,
         }
@@ -304,6 +410,14 @@ pub fn fit_teacher_data<E>(
         let from = config.rate + (config.rate_end - config.rate) * (epoch - 1) as f32 / total;
         let to = config.rate + (config.rate_end - config.rate) * epoch as f32 / total;
         let errors = fit(&mut model, train, 1, from, to, config.seed ^ epoch as u64);
+        if config.pairwise > 0.0 {
+            fit_pairs(
+                &mut model,
+                train,
+                config.pairwise * to / config.rate,
+                config.seed ^ !(epoch as u64),
+            );
+        }
         on_epoch(&report(&model, epoch, Some(errors[0])), &model)?;
     }
     Ok(model)

@@ -5,8 +5,8 @@ use entropy_core::{Phase, Size};
 use entropy_engine::eval::{LinearEval, NTupleModel, Weights, FEATURES};
 use entropy_engine::search::Searcher;
 use entropy_train::distill::{
-    fit, fit_teacher_data, score_fit, teacher_data, teacher_game, transitions_from_text,
-    transitions_to_text, DistillConfig, FitConfig,
+    decisions, fit, fit_pairs, fit_teacher_data, pair_error, score_fit, teacher_data, teacher_game,
+    transitions_from_text, transitions_to_text, DistillConfig, FitConfig,
 };
 use entropy_train::td::{apply_batch, play_batch, TdConfig};
 
@@ -60,6 +60,7 @@ fn teacher_data_do_not_depend_on_the_threads_and_fitting_helps() {
         nodes: 150,
         candidates: 1,
         average_draws: false,
+        best_candidates: 0,
         jobs,
         size: Size::SEVEN,
     };
@@ -86,6 +87,7 @@ fn teacher_games_played_one_by_one_through_text_fit_the_same_model() {
         nodes: 100,
         candidates: 1,
         average_draws: false,
+        best_candidates: 0,
         jobs: 2,
         size: Size::SEVEN,
     };
@@ -114,6 +116,7 @@ fn teacher_games_played_one_by_one_through_text_fit_the_same_model() {
         eval_deals: 1,
         jobs: 2,
         size: Size::SEVEN,
+        pairwise: 0.0,
     };
     let fitted = |data| {
         let mut epochs = 0;
@@ -129,4 +132,31 @@ fn teacher_games_played_one_by_one_through_text_fit_the_same_model() {
     assert_eq!(fitted(&together), fitted(&alone));
     assert!(transitions_from_text("1.5").is_err());
     assert!(transitions_from_text("x ....... draw").is_err());
+}
+
+#[test]
+fn decisions_group_a_decisions_afterstates_and_pairwise_steps_fit_their_differences() {
+    let config = DistillConfig {
+        seed: 9,
+        games: 1,
+        nodes: 100,
+        candidates: 2,
+        average_draws: false,
+        best_candidates: 0,
+        jobs: 1,
+        size: Size::SEVEN,
+    };
+    let data = teacher_game(&mut Searcher::new(LinearEval::trained(), 1), &config, 0);
+    let groups = decisions(&data);
+    // 49 placements and the slide decisions between them, each with its two candidates.
+    assert!(groups.len() >= 97, "{} decisions", groups.len());
+    assert!(groups.iter().all(|g| (1..=3).contains(&g.len())));
+    assert_eq!(groups.iter().map(|g| g.len()).sum::<usize>(), data.len());
+    let mut model = zero_model();
+    let before = pair_error(&model, &data);
+    for pass in 0..3 {
+        fit_pairs(&mut model, &data, 0.05, pass);
+    }
+    let after = pair_error(&model, &data);
+    assert!(after < before, "{before} -> {after}");
 }

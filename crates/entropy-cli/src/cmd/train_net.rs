@@ -79,11 +79,21 @@ pub struct Args {
     /// distill: positions each of the teacher's searches visits.
     #[arg(long, default_value_t = 2000)]
     teacher_nodes: u64,
+    /// distill: other afterstates of each decision that learn their own targets, chosen as the
+    /// ones the linear evaluation likes best after the teacher's choice (besides the
+    /// `--candidates` chosen at random).
+    #[arg(long, default_value_t = 0)]
+    best_candidates: usize,
     /// distill: value each afterstate where a chip is to be drawn by the mean over the bag's
     /// colours of the searches after it (the exact expectation, a search per colour) instead
     /// of one search after a chip drawn at random.
     #[arg(long)]
     average_draws: bool,
+    /// distill: step size of a pass of pairwise (ranking) steps after each epoch: the
+    /// difference of the values of two afterstates of one decision moves towards the
+    /// difference of their targets; 0: none.
+    #[arg(long, default_value_t = 0.0)]
+    pairwise: f32,
     /// distill: passes over the teacher's data.
     #[arg(long, default_value_t = 4)]
     epochs: usize,
@@ -121,13 +131,16 @@ fn run_distill(args: Args) -> Result<ExitCode> {
         nodes: args.teacher_nodes,
         candidates: args.candidates,
         average_draws: args.average_draws,
+        best_candidates: args.best_candidates,
         jobs,
         size: Size::SEVEN,
     };
     let settings = format!(
         "entropy train-net --method distill --seed {} --teacher-games {} --teacher-nodes {} --candidates {} --epochs {} --rate {} --rate-end {}",
         args.seed, args.teacher_games, args.teacher_nodes, args.candidates, args.epochs, args.rate, args.rate_end
-    ) + if args.average_draws { " --average-draws" } else { "" };
+    ) + if args.average_draws { " --average-draws" } else { "" }
+        + &if args.best_candidates > 0 { format!(" --best-candidates {}", args.best_candidates) } else { String::new() }
+        + &if args.pairwise > 0.0 { format!(" --pairwise {}", args.pairwise) } else { String::new() };
     let started = Instant::now();
     let bar = if args.quiet {
         ProgressBar::hidden()
@@ -162,6 +175,7 @@ fn run_distill(args: Args) -> Result<ExitCode> {
         eval_deals: args.eval_deals,
         jobs,
         size: config.size,
+        pairwise: args.pairwise,
     };
     fit_teacher_data(&data, &fit_config, |report, model| -> Result<()> {
         let seconds = started.elapsed().as_secs_f64();
