@@ -127,6 +127,7 @@ def distill_teacher_game(
     nodes: int = 2000,
     candidates: int = 2,
     average_draws: bool = False,
+    best_candidates: int = 0,
 ) -> str:
     """Teacher game ``game`` of ``entropy train-net --method distill``: afterstates and targets
     as text, one line each."""

@@ -168,6 +168,8 @@ def train_net(args: argparse.Namespace) -> None:
     data = args.data or args.out.with_name(args.out.name + ".games.jsonl")
     key = {"method": "distill", "seed": args.seed, "teacher_nodes": args.teacher_nodes,
            "candidates": args.candidates, "average_draws": args.average_draws}
+    if args.best_candidates:
+        key["best_candidates"] = args.best_candidates
     games = read_data(data, key)
     numbers = range(args.teacher_games)
     missing = [g for g in numbers if (1, g) not in games]
@@ -179,7 +181,8 @@ def train_net(args: argparse.Namespace) -> None:
         def teacher(number: int) -> str:
             return distill_teacher_game(number, seed=args.seed, nodes=args.teacher_nodes,
                                         candidates=args.candidates,
-                                        average_draws=args.average_draws)
+                                        average_draws=args.average_draws,
+                                        best_candidates=args.best_candidates)
 
         label = f"{{}}/{args.teacher_games} teacher games"
         with data.open("a") as file:
@@ -193,6 +196,7 @@ def train_net(args: argparse.Namespace) -> None:
                f"--teacher-games {args.teacher_games} --teacher-nodes {args.teacher_nodes} "
                f"--candidates {args.candidates} --epochs {args.epochs} --rate {args.rate} "
                f"--rate-end {args.rate_end}" + (" --average-draws" if args.average_draws else "")
+               + (f" --best-candidates {args.best_candidates}" if args.best_candidates else "")
                + (f" --pairwise {args.pairwise}" if args.pairwise > 0 else ""))
     curve: List[str] = []
 
@@ -258,6 +262,9 @@ def add_net_parser(commands) -> None:
                         help="positions each of the teacher's searches visits")
     parser.add_argument("--candidates", type=int, default=2,
                         help="other afterstates of each decision valued by a search of their own")
+    parser.add_argument("--best-candidates", type=int, default=0,
+                        help="other afterstates valued per decision, chosen as the linear "
+                             "evaluation's favourites after the teacher's choice")
     parser.add_argument("--average-draws", action="store_true",
                         help="value draw positions by the mean over the bag's colours of a "
                              "search after each, not one search after a random chip")
