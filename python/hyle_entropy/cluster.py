@@ -247,11 +247,15 @@ def main(argv: Optional[List[str]] = None) -> int:
         return cluster_train.run(args)
     sprt = None
     if args.sprt is not None:
+        parts = args.sprt.split(",")
         try:
-            m0, m1 = (float(part) for part in args.sprt.split(","))
+            if len(parts) != 2:
+                raise ValueError(f"{len(parts)} number(s) where two are needed")
+            m0, m1 = (float(part) for part in parts)
             sprt = MatchSprt(m0, m1, alpha=args.alpha, beta=args.beta)
         except ValueError as error:
-            parser.error(f"--sprt {args.sprt}: {error} (give two margins M0,M1, e.g. 0,5)")
+            parser.error(f"--sprt {args.sprt}: {error}; give two margins M0,M1 (e.g. 0,5: H0 "
+                         "mean margin <= 0, H1 >= 5)")
     deals = args.deals if args.deals is not None else (1000 if sprt is not None else 100)
     if deals < 1:
         parser.error("--deals must be at least 1")
