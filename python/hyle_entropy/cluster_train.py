@@ -81,6 +81,13 @@ def read_data(path: Path, key: dict) -> Dict[Tuple[int, int], str]:
     return games
 
 
+def write_atomically(path: Path, data: bytes) -> None:
+    """Writes a file whole or not at all (a kill mid-write leaves the previous one)."""
+    partial = path.with_name(path.name + ".partial")
+    partial.write_bytes(data)
+    partial.replace(path)
+
+
 def command_line(args: argparse.Namespace) -> str:
     """The command that reproduces the weights, for the weights file's comment."""
     return (f"python -m hyle_entropy.cluster train --seed {args.seed} --games {args.games} "
@@ -112,7 +119,7 @@ def train(args: argparse.Namespace) -> Tuple[Weights, List[str]]:
             history.append(line)
             print(line, flush=True)
             comment = "made by: " + command_line(args) + "\n" + "\n".join(history)
-            args.out.write_text(weights_text(weights, comment))
+            write_atomically(args.out, weights_text(weights, comment).encode())
     return weights, history
 
 
@@ -205,9 +212,7 @@ def train_net(args: argparse.Namespace) -> None:
         curve.append(csv)
         args.curve.write_text("\n".join([DISTILL_CURVE_HEADER, *curve]) + "\n")
         if model is not None:
-            partial = args.out.with_name(args.out.name + ".partial")
-            partial.write_bytes(model)
-            partial.replace(args.out)
+            write_atomically(args.out, model)
 
     distill_fit(texts, on_epoch, made_by, seed=args.seed, epochs=args.epochs, rate=args.rate,
                 rate_end=args.rate_end, eval_deals=args.eval_deals,
