@@ -179,8 +179,7 @@ def run_match(spec: MatchSpec, deals: int, out: Path, address: Optional[str] = N
                 file.flush()
                 records.append(record)
                 if not quiet:
-                    test = f", SPRT {sprt.line().split(':', 1)[1].split(',')[0].strip()}" \
-                        if sprt is not None else ""
+                    test = f", SPRT LLR {record['sprt']['llr']:+.2f}" if sprt is not None else ""
                     print(f"\r{len(done)}/{2 * deals} games{test}  ", end="", file=sys.stderr,
                           flush=True)
                 return sprt is not None and sprt.decision() is not None
@@ -235,10 +234,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     match.add_argument("--size", type=int, default=7, help="board side: 7 or 5")
     match.add_argument("--out", type=Path, default=None,
                        help="JSON lines file of records [default: match-A-vs-B-sSEED.jsonl]")
-    match.add_argument("--address", default=None, help="a running Ray cluster to join")
-    match.add_argument("--workers", type=int, default=None,
-                       help="CPUs for a local Ray [default: all]")
-    match.add_argument("--quiet", action="store_true", help="no progress line")
+    add_ray_arguments(match)
     from hyle_entropy import cluster_train
     cluster_train.add_parser(commands)
     cluster_train.add_net_parser(commands)
@@ -263,21 +259,37 @@ def main(argv: Optional[List[str]] = None) -> int:
                      size=args.size)
     out = args.out or Path(f"match-{_file_label(args.a)}-vs-{_file_label(args.b)}"
                            f"-s{args.seed}.jsonl")
-    try:
-        records = run_match(spec, deals, out, address=args.address,
-                            workers=args.workers, quiet=args.quiet, sprt=sprt)
-    except ValueError as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
-    except ImportError:
-        print("error: Ray is not installed: pip install 'hyle-entropy[cluster]'",
-              file=sys.stderr)
+    records = reporting_errors(lambda: run_match(spec, deals, out, address=args.address,
+                                                 workers=args.workers, quiet=args.quiet,
+                                                 sprt=sprt))
+    if records is None:
         return 2
     print(summary(records))
     if sprt is not None:
         print(sprt.line())
     print(f"records: {out} ({len(records)} games)")
     return 0
+
+
+def add_ray_arguments(parser: argparse.ArgumentParser) -> None:
+    """The arguments every subcommand shares: where Ray runs, and the progress line."""
+    parser.add_argument("--address", default=None, help="a running Ray cluster to join")
+    parser.add_argument("--workers", type=int, default=None,
+                        help="CPUs for a local Ray [default: all]")
+    parser.add_argument("--quiet", action="store_true", help="no progress line")
+
+
+def reporting_errors(work: Callable[[], Any]) -> Any:
+    """``work()``'s result, or None after printing what was wrong: bad settings or files
+    (ValueError), or Ray missing."""
+    try:
+        return work()
+    except ValueError as error:
+        print(f"error: {error}", file=sys.stderr)
+    except ImportError:
+        print("error: Ray is not installed: pip install 'hyle-entropy[cluster]'",
+              file=sys.stderr)
+    return None
 
 
 def _file_label(player: str) -> str:

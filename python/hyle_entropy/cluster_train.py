@@ -42,6 +42,7 @@ from hyle_entropy._native import (
     train_start,
     weights_text,
 )
+from hyle_entropy.cluster import add_ray_arguments, init_ray, reporting_errors, stream
 
 
 Weights = List[List[float]]
@@ -142,17 +143,18 @@ def collect(ray, workers: int, submit, numbers: List[int], generation: int, key:
             games: Dict[Tuple[int, int], str], file, label: Optional[str]) -> None:
     """Runs ``submit(number)`` for these games and appends each game's text to the data file
     as it ends (once, however often a retried task finished), with a progress line."""
-    from hyle_entropy.cluster import stream
+    have = sum(1 for (g, _) in games if g == generation)
 
     def on_result(number: int, text: str) -> bool:
+        nonlocal have
         if (generation, number) in games:
             return False
         games[(generation, number)] = text
+        have += 1
         entry = {"train": key, "generation": generation, "game": number, "samples": text}
         file.write(json.dumps(entry, separators=(",", ":")) + "\n")
         file.flush()
         if label is not None:
-            have = sum(1 for (g, _) in games if g == generation)
             print("\r" + label.format(have), end="", file=sys.stderr, flush=True)
         return False
 
@@ -165,13 +167,13 @@ def start_ray(args: argparse.Namespace) -> Tuple[object, int]:
     """Ray, started here or joined (``--address``), and the workers to keep busy."""
     import ray
 
-    from hyle_entropy.cluster import init_ray
     return ray, init_ray(ray, args.address, args.workers)
 
 
-def train_net(args: argparse.Namespace) -> None:
+def train_net(args: argparse.Namespace) -> List[str]:
     """``entropy train-net --method distill`` with the teacher's games as Ray tasks: plays (or
-    resumes) the games, then fits and writes the model after every epoch."""
+    resumes) the games, then fits and writes the model after every epoch; returns the learning
+    curve's lines."""
     data = args.data or args.out.with_name(args.out.name + ".games.jsonl")
     key = {"method": "distill", "seed": args.seed, "teacher_nodes": args.teacher_nodes,
            "candidates": args.candidates, "average_draws": args.average_draws}
@@ -218,6 +220,7 @@ def train_net(args: argparse.Namespace) -> None:
                 rate_end=args.rate_end, eval_deals=args.eval_deals,
                 jobs=args.jobs or os.cpu_count() or 1, seconds=time.time() - started,
                 pairwise=args.pairwise)
+    return curve
 
 
 def add_parser(commands) -> None:
@@ -246,10 +249,7 @@ def add_parser(commands) -> None:
     parser.add_argument("--data", type=Path, default=None,
                         help="JSON lines file of the self-play games' samples, for resuming "
                              "[default: OUT.games.jsonl]")
-    parser.add_argument("--address", default=None, help="a running Ray cluster to join")
-    parser.add_argument("--workers", type=int, default=None,
-                        help="CPUs for a local Ray [default: all]")
-    parser.add_argument("--quiet", action="store_true", help="no progress line")
+    add_ray_arguments(parser)
 
 
 def add_net_parser(commands) -> None:
@@ -290,10 +290,7 @@ def add_net_parser(commands) -> None:
     parser.add_argument("--data", type=Path, default=None,
                         help="JSON lines file of the teacher's games, for resuming "
                              "[default: OUT.games.jsonl]")
-    parser.add_argument("--address", default=None, help="a running Ray cluster to join")
-    parser.add_argument("--workers", type=int, default=None,
-                        help="CPUs for a local Ray [default: all]")
-    parser.add_argument("--quiet", action="store_true", help="no progress line")
+    add_ray_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -306,17 +303,7 @@ def run(args: argparse.Namespace) -> int:
             "--games, --generations and --nodes"
         print(f"error: {names} must be at least 1", file=sys.stderr)
         return 2
-    try:
-        if net:
-            train_net(args)
-        else:
-            train(args)
-    except ValueError as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
-    except ImportError:
-        print("error: Ray is not installed: pip install 'hyle-entropy[cluster]'",
-              file=sys.stderr)
+    if reporting_errors(lambda: train_net(args) if net else train(args)) is None:
         return 2
     if net:
         print(f"model written to {args.out}, learning curve to {args.curve}")

@@ -45,6 +45,14 @@ fn from_py(weights: &PyWeights) -> PyResult<Weights> {
     Ok(out)
 }
 
+/// A search limit of no node is refused: it would play nothing.
+fn check_nodes(nodes: u64) -> PyResult<()> {
+    if nodes == 0 {
+        return Err(PyValueError::new_err("nodes must be at least 1"));
+    }
+    Ok(())
+}
+
 fn config(seed: u64, nodes: u64, ridge: f64, lambda: f64, tree_samples: usize) -> TrainConfig {
     TrainConfig {
         seed,
@@ -78,9 +86,7 @@ pub fn train_self_play(
     lambda_: f64,
     tree_samples: usize,
 ) -> PyResult<String> {
-    if nodes == 0 {
-        return Err(PyValueError::new_err("nodes must be at least 1"));
-    }
+    check_nodes(nodes)?;
     let weights = from_py(&weights)?;
     let config = config(seed, nodes, 0.0, lambda_, tree_samples);
     Ok(py.detach(|| samples_to_text(&self_play(&weights, &config, game))))
@@ -133,9 +139,7 @@ pub fn distill_teacher_game(
     average_draws: bool,
     best_candidates: usize,
 ) -> PyResult<String> {
-    if nodes == 0 {
-        return Err(PyValueError::new_err("nodes must be at least 1"));
-    }
+    check_nodes(nodes)?;
     let config = DistillConfig {
         seed,
         games: game + 1,

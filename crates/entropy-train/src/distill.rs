@@ -17,6 +17,7 @@ use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 use crate::td::{draw, game_seed, Transition};
+use crate::DataTextError;
 
 /// How to make the teacher's data.
 #[derive(Clone, Debug)]
@@ -423,18 +424,6 @@ pub fn fit_teacher_data<E>(
     Ok(model)
 }
 
-/// The error of a transition text that cannot be read.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TransitionTextError(pub String);
-
-impl std::fmt::Display for TransitionTextError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for TransitionTextError {}
-
 /// Transitions as text, one line each: `TARGET POSITION` (the target printed so that it reads
 /// back to the same bits, the afterstate as a position text).
 pub fn transitions_to_text(transitions: &[Transition]) -> String {
@@ -445,11 +434,11 @@ pub fn transitions_to_text(transitions: &[Transition]) -> String {
 }
 
 /// Reads the transitions of [`transitions_to_text`].
-pub fn transitions_from_text(text: &str) -> Result<Vec<Transition>, TransitionTextError> {
+pub fn transitions_from_text(text: &str) -> Result<Vec<Transition>, DataTextError> {
     text.lines()
         .filter(|l| !l.trim().is_empty())
         .map(|line| {
-            let bad = |what: String| TransitionTextError(format!("{what} in line {line:?}"));
+            let bad = |what: String| DataTextError(format!("{what} in line {line:?}"));
             let (target, position) = line
                 .trim()
                 .split_once(' ')

@@ -393,17 +393,17 @@ impl GenerationReport {
     }
 }
 
-/// The error of a sample text that cannot be read.
+/// The error of a training-data text (samples, the teacher's transitions) that cannot be read.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SampleTextError(pub String);
+pub struct DataTextError(pub String);
 
-impl std::fmt::Display for SampleTextError {
+impl std::fmt::Display for DataTextError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&self.0)
     }
 }
 
-impl std::error::Error for SampleTextError {}
+impl std::error::Error for DataTextError {}
 
 impl Sample {
     /// The sample as one line, exactly: `GAME TREE TARGET OUTCOME POSITION` (TREE 1 for a
@@ -422,8 +422,8 @@ impl Sample {
     }
 
     /// Reads a line written by [`Sample::to_line`].
-    pub fn from_line(line: &str) -> Result<Sample, SampleTextError> {
-        let bad = |what: &str| SampleTextError(format!("{what} in sample line {line:?}"));
+    pub fn from_line(line: &str) -> Result<Sample, DataTextError> {
+        let bad = |what: &str| DataTextError(format!("{what} in sample line {line:?}"));
         let mut parts = line.trim().splitn(5, ' ');
         let mut next = |what: &str| parts.next().ok_or_else(|| bad(&format!("no {what}")));
         let game = next("game")?
@@ -456,7 +456,7 @@ pub fn samples_to_text(samples: &[Sample]) -> String {
 }
 
 /// Reads the samples of [`samples_to_text`].
-pub fn samples_from_text(text: &str) -> Result<Vec<Sample>, SampleTextError> {
+pub fn samples_from_text(text: &str) -> Result<Vec<Sample>, DataTextError> {
     text.lines()
         .filter(|l| !l.trim().is_empty())
         .map(Sample::from_line)
