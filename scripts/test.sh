@@ -6,6 +6,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 cargo test --workspace
+# The whole-board network bot (`wnet`) is behind a feature (tract is a large build): its
+# Rust/Python same-move test.
+cargo test -p entropy-engine --features wnet --test wnet
 
 # A dev-profile wheel builds much faster than a release one; the tests do not time anything.
 build=target/test-venv-build

@@ -150,3 +150,13 @@ def distill_fit(
     does, calling ``on_epoch(line, csv_line, epoch, model_bytes)`` before fitting and after
     each epoch."""
     ...
+
+def board_inputs(positions: List[str]) -> npt.NDArray[np.float32]:
+    """The whole-board network's inputs of each position (texts as ``entropy`` writes them), one
+    row each (all of one board size)."""
+    ...
+
+def afterstates(position: str) -> List[Tuple[str, str]]:
+    """Every legal move of a decision with the position after it, as ``(move, position)`` texts;
+    empty where it is not a decision."""
+    ...

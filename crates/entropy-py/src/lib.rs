@@ -15,6 +15,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
+mod board_net;
 mod sprt;
 mod train;
 
@@ -473,6 +474,8 @@ fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(train::weights_text, module)?)?;
     module.add_function(wrap_pyfunction!(train::distill_teacher_game, module)?)?;
     module.add_function(wrap_pyfunction!(train::distill_fit, module)?)?;
+    module.add_function(wrap_pyfunction!(board_net::board_inputs, module)?)?;
+    module.add_function(wrap_pyfunction!(board_net::afterstates, module)?)?;
     module.add(
         "DISTILL_CURVE_HEADER",
         entropy_train::distill::DISTILL_CURVE_HEADER,

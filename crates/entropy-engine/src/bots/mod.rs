@@ -6,6 +6,8 @@ mod net;
 mod pass;
 mod random;
 mod search;
+#[cfg(feature = "wnet")]
+mod wnet;
 
 use std::fmt;
 
@@ -15,6 +17,8 @@ pub use net::{best_afterstate, NetBot};
 pub use pass::PassBot;
 pub use random::{random_move, RandomBot};
 pub use search::{SearchBot, SearchOptions, DEFAULT_TABLE_MIB};
+#[cfg(feature = "wnet")]
+pub use wnet::WnetBot;
 
 use crate::eval::{BotEval, LinearEval};
 use crate::Bot;
@@ -28,8 +32,10 @@ pub struct BotInfo {
     pub description: &'static str,
 }
 
-/// Every built-in bot, weakest first.
-pub const BOTS: &[BotInfo] = &[
+/// The built-in bots, weakest first, with the extra ones of this build's features after `net`.
+macro_rules! bot_list {
+    ($($extra:expr),*) => {
+        &[
     BotInfo {
         name: "random",
         description: "uniformly random legal moves in both roles (a pass is one of Order's moves)",
@@ -64,6 +70,7 @@ pub const BOTS: &[BotInfo] = &[
         description: "the learned agent: one move ahead over the n-tuple evaluation trained by \
                       self-play (entropy train-net), no search",
     },
+    $($extra,)*
     BotInfo {
         name: "search-hand",
         description: "*-minimax search with hand-set evaluation weights, under the clock",
@@ -73,7 +80,25 @@ pub const BOTS: &[BotInfo] = &[
         description:
             "*-minimax search with the trained evaluation, under the clock (the strongest)",
     },
-];
+        ]
+    };
+}
+
+/// The whole-board network agent (the `wnet` feature).
+#[cfg(feature = "wnet")]
+const WNET: BotInfo = BotInfo {
+    name: "wnet",
+    description: "one move ahead over the whole-board network (a perceptron over every cell, \
+                  the bag and the linear features, trained on the searcher's values), no search",
+};
+
+/// Every built-in bot, weakest first.
+#[cfg(feature = "wnet")]
+pub const BOTS: &[BotInfo] = bot_list!(WNET);
+
+/// Every built-in bot, weakest first.
+#[cfg(not(feature = "wnet"))]
+pub const BOTS: &[BotInfo] = bot_list!();
 
 /// Options a bot name may carry after a colon, comma-separated: `search:nodes=20000`,
 /// `search:depth=3`, `search:time=500` (milliseconds per move), `search:tt=32` (MiB),
@@ -164,6 +189,34 @@ fn net_bot(name: &str, options: &str, seed: u64) -> Result<Box<dyn Bot>, Unknown
     )))
 }
 
+/// The whole-board network agent, with the shipped network or `wnet:model=FILE` (an ONNX model
+/// written by `python -m hyle_entropy.board_net`).
+#[cfg(feature = "wnet")]
+fn wnet_bot(name: &str, options: &str, seed: u64) -> Result<Box<dyn Bot>, UnknownBot> {
+    use crate::eval::board_net::BoardNet;
+    let net = if options.is_empty() {
+        BoardNet::shipped()
+    } else {
+        let Some(path) = options.strip_prefix("model=") else {
+            return Err(UnknownBot(format!(
+                "{name} (bad option {options:?}: use model=FILE)"
+            )));
+        };
+        let bytes = std::fs::read(path)
+            .map_err(|e| UnknownBot(format!("{name} (cannot read model {path}: {e})")))?;
+        BoardNet::from_onnx(&bytes, 7).map_err(|e| UnknownBot(format!("{name} ({path}: {e})")))?
+    };
+    Ok(Box::new(WnetBot::new(name, net, seed)))
+}
+
+/// Without the `wnet` feature there is no network runtime to run the agent with.
+#[cfg(not(feature = "wnet"))]
+fn wnet_bot(name: &str, _options: &str, _seed: u64) -> Result<Box<dyn Bot>, UnknownBot> {
+    Err(UnknownBot(format!(
+        "{name} (this build has no network runtime: build with --features wnet)"
+    )))
+}
+
 /// Reads an n-tuple model written by `entropy train-net`.
 pub fn load_model(path: &str) -> Result<crate::eval::NTupleModel, String> {
     let bytes = std::fs::read(path).map_err(|e| format!("cannot read weights {path}: {e}"))?;
@@ -192,7 +245,7 @@ impl std::error::Error for UnknownBot {}
 /// a colon (see `search_options`): `search:nodes=20000` searches 20000 positions per move.
 pub fn make_bot(name: &str, seed: u64) -> Result<Box<dyn Bot>, UnknownBot> {
     let (base, options) = name.split_once(':').unwrap_or((name, ""));
-    if !options.is_empty() && !base.starts_with("search") && base != "net" {
+    if !options.is_empty() && !base.starts_with("search") && base != "net" && base != "wnet" {
         return Err(UnknownBot(format!(
             "{name} (only search bots take options)"
         )));
@@ -213,6 +266,7 @@ pub fn make_bot(name: &str, seed: u64) -> Result<Box<dyn Bot>, UnknownBot> {
             seed,
         ))),
         "net" => net_bot(name, options, seed),
+        "wnet" => wnet_bot(name, options, seed),
         "search" | "search-hand" => {
             let mut eval = if base == "search" {
                 LinearEval::trained()

@@ -18,16 +18,32 @@ pub fn best_afterstate(
     position: &Position,
     value: impl Fn(&Position) -> f64,
 ) -> Option<(Move, f64)> {
-    let order = match position.phase() {
-        Phase::Slide => true,
-        Phase::Place(_) => false,
-        _ => return None,
-    };
-    let mut best: Option<(Move, f64)> = None;
-    for &mv in &position.legal_moves() {
+    let order = decider_is_order(position)?;
+    let moves = position.legal_moves();
+    let valued = moves.iter().map(|&mv| {
         let mut after = *position;
         after.play_unchecked(mv);
-        let v = value(&after);
+        (mv, value(&after))
+    });
+    best_valued(order, valued)
+}
+
+/// Whether Order decides in `position` (`Some(false)`: Chaos; `None`: not a decision).
+pub(crate) fn decider_is_order(position: &Position) -> Option<bool> {
+    match position.phase() {
+        Phase::Slide => Some(true),
+        Phase::Place(_) => Some(false),
+        _ => None,
+    }
+}
+
+/// The best of valued moves for Order (the highest) or Chaos (the lowest), the first of equals.
+pub(crate) fn best_valued(
+    order: bool,
+    valued: impl Iterator<Item = (Move, f64)>,
+) -> Option<(Move, f64)> {
+    let mut best: Option<(Move, f64)> = None;
+    for (mv, v) in valued {
         let better = match best {
             None => true,
             Some((_, b)) => (order && v > b) || (!order && v < b),

@@ -1,6 +1,9 @@
 //! Evaluation: Order's expected final score from a position, as a linear function of features
 //! with weights per phase of the game, fitted by `entropy train`.
 
+pub mod board;
+#[cfg(feature = "wnet")]
+pub mod board_net;
 mod features;
 pub mod lines;
 pub mod ntuple;

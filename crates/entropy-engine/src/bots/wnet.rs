@@ -1,0 +1,77 @@
+//! The whole-board network agent: one move ahead over [`BoardNet`], every afterstate of a
+//! decision valued in one batch, no deeper search.
+
+use entropy_core::{Move, Position, Role, Size};
+use rand::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+use super::net::{best_valued, decider_is_order};
+use super::{best_afterstate, random_move};
+use crate::eval::board_net::BoardNet;
+use crate::eval::{Evaluator, LinearEval};
+use crate::{Bot, Budget};
+
+/// Plays the move whose afterstate the network values best (Order the highest, Chaos the
+/// lowest, the first of equals). Boards of another size are played one move ahead over the
+/// linear evaluation.
+pub struct WnetBot {
+    name: String,
+    net: BoardNet,
+    rng: Xoshiro256PlusPlus,
+    expected: Option<f64>,
+}
+
+impl WnetBot {
+    /// The agent over this network.
+    pub fn new(name: &str, net: BoardNet, seed: u64) -> WnetBot {
+        WnetBot {
+            name: name.to_owned(),
+            net,
+            rng: Xoshiro256PlusPlus::seed_from_u64(seed),
+            expected: None,
+        }
+    }
+
+    /// The best move of a decision and its value, `None` where it is not a decision.
+    pub fn best(&self, position: &Position) -> Option<(Move, f64)> {
+        if position.size().side() != self.net.side() {
+            return best_afterstate(position, |p| LinearEval::trained_ref().evaluate(p));
+        }
+        let order = decider_is_order(position)?;
+        let moves = position.legal_moves();
+        let afters: Vec<Position> = moves
+            .iter()
+            .map(|&mv| {
+                let mut after = *position;
+                after.play_unchecked(mv);
+                after
+            })
+            .collect();
+        let values = self.net.values(&afters);
+        best_valued(order, moves.iter().copied().zip(values))
+    }
+}
+
+impl Bot for WnetBot {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn new_game(&mut self, _size: Size, _role: Role) {
+        self.expected = None;
+    }
+
+    fn choose(&mut self, position: &Position, _budget: Budget) -> Move {
+        match self.best(position) {
+            Some((mv, value)) => {
+                self.expected = Some(value);
+                mv
+            }
+            None => random_move(position, &mut self.rng),
+        }
+    }
+
+    fn expected_score(&self) -> Option<f64> {
+        self.expected
+    }
+}

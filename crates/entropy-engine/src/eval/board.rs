@@ -1,0 +1,81 @@
+//! The inputs of the whole-board network (`wnet`): every cell's chip, the bag, the phase and
+//! the linear evaluation's features and value. The network itself is trained in Python
+//! (`python/train_board_net.py`) and run by `entropy-nn`; both read their inputs from here, so
+//! the two always see the same numbers.
+
+use entropy_core::{Cell, Colour, Phase, Position};
+
+use super::{features, Evaluator, LinearEval, FEATURES};
+
+/// Inputs for a board of `side` cells a side: a one-hot colour per cell (all zero where it is
+/// empty), the chips of each colour in the bag, whether a chip is to be drawn next, the chips
+/// placed, the linear features, and the linear evaluation's value (last).
+pub const fn board_input_count(side: usize) -> usize {
+    side * side * Colour::ALL.len() + Colour::ALL.len() + 2 + FEATURES + 1
+}
+
+/// Index of the linear evaluation's value among the inputs (the network adds its correction to
+/// it).
+pub const fn linear_value_index(side: usize) -> usize {
+    board_input_count(side) - 1
+}
+
+/// Writes the inputs of a position into `out` (of [`board_input_count`] numbers), unscaled:
+/// the network's first layer scales them.
+pub fn board_inputs(position: &Position, out: &mut [f32]) {
+    let side = position.size().side();
+    assert_eq!(
+        out.len(),
+        board_input_count(side),
+        "the input buffer's length"
+    );
+    out.fill(0.0);
+    let colours = Colour::ALL.len();
+    for row in 0..side {
+        for column in 0..side {
+            let cell = Cell::new(row, column).expect("a cell on the board");
+            if let Some(colour) = position.board().get(cell) {
+                out[(row * side + column) * colours + colour.index()] = 1.0;
+            }
+        }
+    }
+    let mut at = side * side * colours;
+    for colour in Colour::ALL {
+        out[at] = f32::from(position.bag().count(colour));
+        at += 1;
+    }
+    out[at] = f32::from(u8::from(position.phase() == Phase::Draw));
+    out[at + 1] = position.placed() as f32;
+    at += 2;
+    for (slot, value) in out[at..at + FEATURES].iter_mut().zip(features(position)) {
+        *slot = value as f32;
+    }
+    out[at + FEATURES] = LinearEval::trained_ref().evaluate(position) as f32;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use entropy_core::{Move, Size};
+
+    #[test]
+    fn inputs_name_each_chip_once_and_end_with_the_linear_value() {
+        let mut position = Position::new(Size::SEVEN);
+        position.play_unchecked(Move::Draw(Colour::ALL[2]));
+        let cell = Cell::new(3, 4).unwrap();
+        position.play_unchecked(Move::Place {
+            colour: Colour::ALL[2],
+            cell,
+        });
+        let mut out = vec![0f32; board_input_count(7)];
+        board_inputs(&position, &mut out);
+        let chips: f32 = out[..49 * 7].iter().sum();
+        assert_eq!(chips, 1.0);
+        assert_eq!(out[(3 * 7 + 4) * 7 + 2], 1.0);
+        assert_eq!(out[49 * 7 + 2], 6.0, "one chip of colour 2 left the bag");
+        assert_eq!(
+            out[linear_value_index(7)] as f64,
+            LinearEval::trained_ref().evaluate(&position) as f32 as f64
+        );
+    }
+}

@@ -1,0 +1,49 @@
+//! The whole-board network in Rust (tract over the ONNX model) against its Python twin (numpy
+//! over the same weights): the same move and value on every decision of the golden file that
+//! `python -m hyle_entropy.board_net golden` wrote from the shipped model. Needs the `wnet`
+//! feature: `cargo test -p entropy-engine --features wnet`.
+#![cfg(feature = "wnet")]
+
+use entropy_core::notation::text::parse_position;
+use entropy_engine::bots::WnetBot;
+use entropy_engine::eval::board_net::BoardNet;
+use entropy_engine::{make_bot, Budget};
+
+const GOLDEN: &str = include_str!("../weights/wnet7-golden.txt");
+
+#[test]
+fn rust_plays_the_move_and_value_python_does() {
+    let bot = WnetBot::new("wnet", BoardNet::shipped(), 1);
+    let mut checked = 0;
+    for line in GOLDEN.lines().filter(|l| !l.is_empty()) {
+        let mut fields = line.split('\t');
+        let (position, mv, value) = (
+            fields.next().unwrap(),
+            fields.next().unwrap(),
+            fields.next().unwrap(),
+        );
+        let position = parse_position(position).unwrap();
+        let (best, best_value) = bot.best(&position).expect("a decision");
+        assert_eq!(best.to_string(), mv, "the move in {line}");
+        let expected: f64 = value.parse().unwrap();
+        assert!(
+            (best_value - expected).abs() < 2e-3,
+            "value {best_value} against Python's {expected} in {line}"
+        );
+        checked += 1;
+    }
+    assert!(checked >= 150, "only {checked} golden decisions");
+}
+
+#[test]
+fn the_bot_plays_legal_moves_and_reports_a_bad_model() {
+    let mut bot = make_bot("wnet", 1).unwrap();
+    let position =
+        parse_position(GOLDEN.lines().next().unwrap().split('\t').next().unwrap()).unwrap();
+    let mv = bot.choose(&position, Budget::UNLIMITED);
+    assert!(position.check(mv).is_ok());
+    let error = make_bot("wnet:model=/nonexistent.onnx", 1).err().unwrap();
+    assert!(error.0.contains("cannot read model"), "{}", error.0);
+    let error = BoardNet::from_onnx(b"not a model", 7).unwrap_err();
+    assert!(error.contains("not a usable ONNX model"), "{error}");
+}

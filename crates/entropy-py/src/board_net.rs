@@ -1,0 +1,62 @@
+//! The whole-board network's inputs for Python's trainer (`python/train_board_net.py`): the
+//! same numbers `entropy-nn` feeds the exported model, so the two agree move for move.
+
+use entropy_core::notation::text::{format_position, parse_position};
+use entropy_core::Position;
+use entropy_engine::eval::board::{board_input_count, board_inputs as write_inputs};
+use numpy::PyArray2;
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+
+fn parse(text: &str) -> PyResult<Position> {
+    parse_position(text).map_err(|e| PyValueError::new_err(format!("bad position {text:?}: {e}")))
+}
+
+/// The network's inputs of each position (texts as `entropy` writes them), one row each; every
+/// position must have the board size of the first.
+#[pyfunction]
+pub fn board_inputs<'py>(
+    py: Python<'py>,
+    positions: Vec<String>,
+) -> PyResult<Bound<'py, PyArray2<f32>>> {
+    let parsed = positions
+        .iter()
+        .map(|text| parse(text))
+        .collect::<PyResult<Vec<Position>>>()?;
+    let side = parsed.first().map_or(7, |p| p.size().side());
+    if let Some(other) = parsed.iter().find(|p| p.size().side() != side) {
+        return Err(PyValueError::new_err(format!(
+            "positions of {side}x{side} and {0}x{0} boards mixed",
+            other.size().side()
+        )));
+    }
+    let width = board_input_count(side);
+    let rows = py.detach(|| {
+        let mut out = vec![0f32; parsed.len() * width];
+        for (position, row) in parsed.iter().zip(out.chunks_mut(width)) {
+            write_inputs(position, row);
+        }
+        out
+    });
+    let rows: Vec<Vec<f32>> = rows.chunks(width).map(<[f32]>::to_vec).collect();
+    PyArray2::from_vec2(py, &rows).map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
+/// Every legal move of a decision (Chaos's placement or Order's slide or pass) with the position
+/// after it, as `(move, position)` texts; empty where it is not a decision (a draw, the end).
+#[pyfunction]
+pub fn afterstates(position: &str) -> PyResult<Vec<(String, String)>> {
+    let position = parse(position)?;
+    if position.to_move().is_none() {
+        return Ok(Vec::new());
+    }
+    Ok(position
+        .legal_moves()
+        .iter()
+        .map(|&mv| {
+            let mut after = position;
+            after.play_unchecked(mv);
+            (mv.to_string(), format_position(&after))
+        })
+        .collect())
+}
