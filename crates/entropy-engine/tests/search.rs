@@ -126,6 +126,80 @@ fn node_limited_searches_are_reproducible() {
     assert_eq!(run(), run());
 }
 
+#[test]
+fn an_unfinished_iteration_changes_the_move_only_for_a_better_one() {
+    // Node limits stop searches part-way through an iteration. Kept, that iteration may only
+    // replace the finished one's move with a move that is better searched as deep as it was.
+    let eval = LinearEval::hand();
+    let mut changed = 0;
+    for seed in 0..60u64 {
+        let moves = 100 + (seed as usize % 3) * 7 + (seed as usize / 3) % 9;
+        let pos = random_position(seed, Size::FIVE, moves % 60);
+        if pos.to_move().is_none() {
+            continue;
+        }
+        let nodes = 200 + seed * 37;
+        let search = |unfinished: bool| {
+            let mut searcher = Searcher::new(eval.clone(), 1);
+            searcher.search(
+                &pos,
+                Limits {
+                    unfinished,
+                    ..Limits::nodes(nodes)
+                },
+            )
+        };
+        let (finished, kept) = (search(false), search(true));
+        assert_eq!(finished.depth, kept.depth, "{pos:?}");
+        if finished.best == kept.best || finished.solved {
+            continue;
+        }
+        changed += 1;
+        let deeper = finished.depth + 1;
+        let value = |mv| expectimax(&pos.after(mv).unwrap(), deeper - 1, &eval);
+        let (old, new) = (value(finished.best), value(kept.best));
+        let order = pos.phase() == entropy_core::Phase::Slide;
+        assert!(
+            if order {
+                new >= old - 1e-3
+            } else {
+                new <= old + 1e-3
+            },
+            "{:?} ({new}) replaced {:?} ({old}) at depth {deeper} in {pos:?}",
+            kept.best,
+            finished.best
+        );
+    }
+    assert!(
+        changed > 0,
+        "no search was changed by its unfinished iteration"
+    );
+}
+
+#[test]
+fn no_iteration_starts_that_the_time_left_cannot_finish() {
+    let pos = random_position(11, Size::SEVEN, 41);
+    let mut searcher = Searcher::new(LinearEval::hand(), 4);
+    let limits = |growth| Limits {
+        growth,
+        ..Limits::time(std::time::Duration::from_secs(20))
+    };
+    // Depth 1 takes well under a millisecond: a growth of a million leaves no time for depth 2.
+    let result = searcher.search(&pos, limits(Some(1_000_000)));
+    assert_eq!(result.depth, 1);
+    assert!(result.nodes < 1_000, "{result:?}");
+    // A growth the time allows, or none, changes nothing.
+    let mut depth = |growth| {
+        let limits = Limits {
+            depth: Some(3),
+            ..limits(growth)
+        };
+        searcher.search(&pos, limits).depth
+    };
+    assert_eq!(depth(None), 3);
+    assert_eq!(depth(Some(1)), 3);
+}
+
 /// TreeStrap's samples are what they claim: positions below the root, each with its expectimax
 /// value at the depth recorded. (Iterative deepening to depth 3 leaves no table entry deeper than
 /// a node's own depth to shorten its subtree, so every recorded value is a plain depth-limited

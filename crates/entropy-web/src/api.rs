@@ -451,6 +451,8 @@ pub(crate) async fn analyse(
         depth: None,
         nodes: request.nodes.map(|n| n.min(MAX_ANALYSIS_NODES)),
         time: Some(capped_time(&state, request.time_ms)),
+        growth: None,
+        unfinished: false,
     };
     if position.phase() == Phase::Draw {
         // A chance node: the value of each colour that can be drawn.

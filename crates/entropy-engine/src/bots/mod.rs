@@ -104,8 +104,12 @@ pub const BOTS: &[BotInfo] = bot_list!();
 /// `search:depth=3`, `search:time=500` (milliseconds per move), `search:tt=32` (MiB),
 /// `search:weights=FILE` (evaluation weights from a file written by `entropy train`),
 /// `search:eval=net` (the learned n-tuple evaluation at the leaves), `search:net=FILE` (a model
-/// written by `entropy train-net`), `search:model=0` (never assume the opponent greedy or weak), `search:weak=T` (count the
-/// opponent weak above T tenths of a point of mean regret per move; 20 by default, 0 never).
+/// written by `entropy train-net`), `search:model=0` (never assume the opponent greedy or weak),
+/// `search:weak=T` (count the opponent weak above T tenths of a point of mean regret per move;
+/// 20 by default, 0 never); with the clock, `search:growth=G` (start an iteration only if the
+/// time left is G times the previous one's), `search:hard=P` (a move may run to P percent of
+/// its allotted time; 100 by default) and `search:unfinished=1` (keep a stopped iteration's
+/// best finished root move).
 fn search_options(
     options: &str,
     name: &str,
@@ -116,7 +120,7 @@ fn search_options(
     for option in options.split(',').filter(|o| !o.is_empty()) {
         let bad = || {
             UnknownBot(format!(
-                "{name} (bad option {option:?}: use nodes=N, depth=N, time=MS, tt=MIB, model=0|1, weak=TENTHS, weights=FILE, eval=linear|net or net=FILE)"
+                "{name} (bad option {option:?}: use nodes=N, depth=N, time=MS, tt=MIB, model=0|1, weak=TENTHS, growth=N, hard=PERCENT, unfinished=0|1, weights=FILE, eval=linear|net or net=FILE)"
             ))
         };
         let (key, value) = option.split_once('=').ok_or_else(bad)?;
@@ -142,6 +146,20 @@ fn search_options(
             continue;
         }
         let value: u64 = value.parse().map_err(|_| bad())?;
+        if key == "growth" {
+            // Start an iteration only if the time left is this many times the previous one's.
+            out.growth = (value > 0).then_some(value.min(1000) as u32);
+            continue;
+        }
+        if key == "unfinished" {
+            out.unfinished = value != 0;
+            continue;
+        }
+        if key == "hard" {
+            // Percent of a move's allotted time an iteration under way may run to.
+            out.hard_share = value.max(1) as f64 / 100.0;
+            continue;
+        }
         if key == "model" {
             out.model_opponent = value != 0;
             continue;

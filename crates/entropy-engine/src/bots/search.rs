@@ -33,6 +33,15 @@ pub struct SearchOptions {
     /// and the search assumes it often plays any move alike (optimistic mode); `None` never
     /// does.
     pub weak_regret: Option<f64>,
+    /// With the clock: an iteration starts only if the time left is at least this many times
+    /// the previous iteration's ([`Limits::growth`]; `None`: any time before the limit).
+    pub growth: Option<u32>,
+    /// With the clock: keep a stopped iteration's best finished root move
+    /// ([`Limits::unfinished`]).
+    pub unfinished: bool,
+    /// With the clock: the hard limit of a move as a multiple of its allotted time (within
+    /// [`time::cap`]); an iteration under way may run until it.
+    pub hard_share: f64,
 }
 
 impl Default for SearchOptions {
@@ -42,6 +51,9 @@ impl Default for SearchOptions {
             table_mib: DEFAULT_TABLE_MIB,
             model_opponent: true,
             weak_regret: Some(DEFAULT_WEAK_REGRET),
+            growth: None,
+            unfinished: false,
+            hard_share: 1.0,
         }
     }
 }
@@ -235,8 +247,14 @@ impl Bot for SearchBot {
         let limits = match self.options.limits {
             Some(limits) => limits,
             None => {
-                let time = time::allot(position, budget.game_left, budget.per_move);
-                Limits::time(time.max(Duration::from_millis(1)))
+                let allotted = time::allot(position, budget.game_left, budget.per_move);
+                let cap = time::cap(budget.game_left, budget.per_move);
+                let hard = allotted.mul_f64(self.options.hard_share).min(cap);
+                Limits {
+                    growth: self.options.growth,
+                    unfinished: self.options.unfinished,
+                    ..Limits::time(hard.max(Duration::from_millis(1)))
+                }
             }
         };
         if self.options.model_opponent {

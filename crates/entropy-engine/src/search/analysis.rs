@@ -199,6 +199,8 @@ impl<E: Evaluator> Searcher<E> {
             depth: limits.depth,
             nodes: limits.nodes.map(|n| (n / colours.len() as u64).max(1)),
             time: limits.time.map(|t| t / colours.len() as u32),
+            growth: limits.growth,
+            unfinished: limits.unfinished,
         };
         let total = position.bag().total() as f64;
         let mut values: Vec<ColourValue> = colours

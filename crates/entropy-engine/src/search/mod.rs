@@ -39,6 +39,14 @@ pub struct Limits {
     pub nodes: Option<u64>,
     /// Most time to spend.
     pub time: Option<Duration>,
+    /// With `time`: an iteration starts only if the time left is at least this many times what
+    /// the previous iteration took. Each iteration takes 4 to 11 times as long as the one before
+    /// (quartiles in mid-game), so one begun too late is stopped unfinished and its time lost.
+    pub growth: Option<u32>,
+    /// Keep what a stopped iteration found: the root searches the previous iteration's best
+    /// move first, and any move it then finishes with a higher value is better by a deeper
+    /// search. Off, a stopped iteration is thrown away.
+    pub unfinished: bool,
 }
 
 impl Limits {
@@ -183,6 +191,7 @@ impl<E: Evaluator> Searcher<E> {
             stopped: None,
             model: self.model,
             no_pass_at_root: no_pass,
+            unfinished_root: limits.unfinished,
             tree,
         }
     }
@@ -214,9 +223,21 @@ impl<E: Evaluator> Searcher<E> {
             solved: false,
         };
         let mut previous_best = None;
+        let mut iteration_began = started;
         for depth in 1..=max_depth {
+            if let (Some(growth), Some(time), true) = (limits.growth, limits.time, depth > 1) {
+                let now = Instant::now();
+                if now + (now - iteration_began) * growth > started + time {
+                    break;
+                }
+                iteration_began = now;
+            }
             let (value, best) = context.decision(position, depth, 0, -UPPER, UPPER, previous_best);
             if context.stopped.is_some() && depth > 1 {
+                if let (true, Some(best)) = (limits.unfinished, best) {
+                    result.best = best;
+                    result.value = value;
+                }
                 break;
             }
             // Even a stopped first iteration beats no search: keep its move if it has one.

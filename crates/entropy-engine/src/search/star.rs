@@ -42,6 +42,9 @@ pub struct Context<'a, E: Evaluator> {
     pub(super) model: OpponentModel,
     /// Leave the pass out at the root (protocols without a pass).
     pub(super) no_pass_at_root: bool,
+    /// When stopped, the root hands back its best move among those it finished
+    /// ([`super::Limits::unfinished`]).
+    pub(super) unfinished_root: bool,
     /// Where the exact values of searched positions go, for training on the whole tree
     /// (TreeStrap); `None` in play.
     pub(super) tree: Option<&'a mut Vec<TreeNode>>,
@@ -181,7 +184,11 @@ impl<E: Evaluator> Context<'_, E> {
             child.play_unchecked(mv);
             let value = self.search(&child, depth - 1, ply + 1, alpha, beta);
             if self.stopped.is_some() {
-                return (0.0, None);
+                return if ply == 0 && self.unfinished_root {
+                    (best_value, best_move)
+                } else {
+                    (0.0, None)
+                };
             }
             let better = if maximising {
                 value > best_value

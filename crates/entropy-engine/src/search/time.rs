@@ -23,11 +23,16 @@ pub fn allot(position: &Position, game_left: Duration, per_move: Option<Duration
         .sum::<f64>()
         .max(weight(placed / cells));
     let share = left.mul_f64((weight(placed / cells) / remaining_weight).clamp(0.0, 1.0));
-    // Never spend more than a third of what is left on one move.
-    let share = share.min(left / 3);
+    share.min(cap(game_left, per_move))
+}
+
+/// The most one move may ever take: a third of what is left of the game, and the hard per-move
+/// limit, less [`SAFETY`].
+pub fn cap(game_left: Duration, per_move: Option<Duration>) -> Duration {
+    let third = game_left.saturating_sub(SAFETY) / 3;
     match per_move {
-        Some(limit) => share.min(limit.saturating_sub(SAFETY)),
-        None => share,
+        Some(limit) => third.min(limit.saturating_sub(SAFETY)),
+        None => third,
     }
 }
 
