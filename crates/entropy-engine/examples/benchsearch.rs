@@ -2,24 +2,14 @@
 //! --example benchsearch -- [REPEATS]` (perf record on it sees only the search).
 use entropy_core::notation::text::parse_position;
 use entropy_engine::eval::{Evaluator, LinearEval};
-use entropy_engine::search::{Limits, Searcher};
-
-const POSITIONS: [&str; 7] = [
-    "..7..../.3...../......2/....7../.....1./..52..4/....... slide",
-    "..7..../.3...../......2/....7../.....1./..52..4/....... 6",
-    "..4..../..1.2.6/..571../..1..../..17..1/....2.5/.22...4 slide",
-    "..4..../..1.2.6/..571../..1.2../..17..1/......5/.22...4 2",
-    "127..66/.33..../..16..2/2...735/.....16/7752..4/3.6...3 slide",
-    "127..66/.33..../..16..2/2...735/.....16/7752..4/3.6...3 4",
-    "234..../7.1.226/.65.167/..17245/..17.31/3.5.6.2/6221.54 slide",
-];
+use entropy_engine::search::{Limits, Searcher, BENCH_DEPTH, BENCH_POSITIONS};
 
 fn main() {
     let repeats: usize = std::env::args()
         .nth(1)
         .and_then(|a| a.parse().ok())
         .unwrap_or(20);
-    let positions: Vec<_> = POSITIONS
+    let positions: Vec<_> = BENCH_POSITIONS
         .iter()
         .map(|t| parse_position(t).unwrap())
         .collect();
@@ -31,7 +21,7 @@ fn main() {
             let start = std::time::Instant::now();
             searcher.clear();
             let cleared = std::time::Instant::now();
-            nodes += searcher.search(p, Limits::depth(4)).nodes;
+            nodes += searcher.search(p, Limits::depth(BENCH_DEPTH)).nodes;
             searching += cleared.elapsed().as_secs_f64();
             clearing += (cleared - start).as_secs_f64();
         }

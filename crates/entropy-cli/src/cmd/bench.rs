@@ -14,7 +14,7 @@ use entropy_core::{Board, Cell, Position, Size};
 use entropy_engine::eval::{Evaluator, LinearEval};
 use entropy_engine::playout::random_playout;
 use entropy_engine::search::reference::expectimax_nodes;
-use entropy_engine::search::{Limits, Searcher};
+use entropy_engine::search::{Limits, Searcher, BENCH_DEPTH, BENCH_POSITIONS};
 use entropy_engine::{make_bot, Budget};
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -33,20 +33,6 @@ pub struct Args {
     #[arg(long, default_value_t = 5)]
     runs: usize,
 }
-
-/// Positions for the search benchmark: decisions of greedy self-play at turns 8 to 32.
-const SEARCH_POSITIONS: [&str; 7] = [
-    "..7..../.3...../......2/....7../.....1./..52..4/....... slide",
-    "..7..../.3...../......2/....7../.....1./..52..4/....... 6",
-    "..4..../..1.2.6/..571../..1..../..17..1/....2.5/.22...4 slide",
-    "..4..../..1.2.6/..571../..1.2../..17..1/......5/.22...4 2",
-    "127..66/.33..../..16..2/2...735/.....16/7752..4/3.6...3 slide",
-    "127..66/.33..../..16..2/2...735/.....16/7752..4/3.6...3 4",
-    "234..../7.1.226/.65.167/..17245/..17.31/3.5.6.2/6221.54 slide",
-];
-
-/// Depth of the search benchmark, in moves (chance draws count).
-const SEARCH_DEPTH: u32 = 4;
 
 /// Positions for perft: the start, and positions from the checked-in perft vectors.
 const PERFT_POSITIONS: [(&str, u32); 3] = [
@@ -178,11 +164,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
         "search         {search_nodes:>9} nodes at depth {} on {} positions  {:>6.2} M nodes/s  \
          (expectimax: {reference_nodes} nodes, {:.1}x more)",
         if args.quick {
-            SEARCH_DEPTH - 1
+            BENCH_DEPTH - 1
         } else {
-            SEARCH_DEPTH
+            BENCH_DEPTH
         },
-        SEARCH_POSITIONS.len(),
+        BENCH_POSITIONS.len(),
         search_nodes as f64 / search_s / 1e6,
         reference_nodes as f64 / search_nodes as f64
     );
@@ -196,15 +182,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
 /// Searches the fixed positions to the fixed depth with the hand weights (so retraining does not
 /// change the signature) from a clean table: (nodes, median seconds, expectimax's nodes).
 fn search_bench(runs: usize, quick: bool) -> (u64, f64, u64) {
-    let positions: Vec<Position> = SEARCH_POSITIONS
+    let positions: Vec<Position> = BENCH_POSITIONS
         .iter()
         .map(|text| parse_position(text).expect("a valid bench position"))
         .collect();
-    let depth = if quick {
-        SEARCH_DEPTH - 1
-    } else {
-        SEARCH_DEPTH
-    };
+    let depth = if quick { BENCH_DEPTH - 1 } else { BENCH_DEPTH };
     // Build the evaluation's tables before timing.
     let _ = LinearEval::hand().evaluate(&positions[0]);
     let mut searcher = Searcher::new(LinearEval::hand(), 16);

@@ -30,6 +30,21 @@ pub use star::TreeNode;
 use star::{Context, Stop, UPPER};
 use tt::Table;
 
+/// Positions for the search benchmark (`entropy bench`, whose signature counts its nodes):
+/// decisions of greedy self-play at turns 8 to 32.
+pub const BENCH_POSITIONS: [&str; 7] = [
+    "..7..../.3...../......2/....7../.....1./..52..4/....... slide",
+    "..7..../.3...../......2/....7../.....1./..52..4/....... 6",
+    "..4..../..1.2.6/..571../..1..../..17..1/....2.5/.22...4 slide",
+    "..4..../..1.2.6/..571../..1.2../..17..1/......5/.22...4 2",
+    "127..66/.33..../..16..2/2...735/.....16/7752..4/3.6...3 slide",
+    "127..66/.33..../..16..2/2...735/.....16/7752..4/3.6...3 4",
+    "234..../7.1.226/.65.167/..17245/..17.31/3.5.6.2/6221.54 slide",
+];
+
+/// Depth of the search benchmark, in moves (chance draws count).
+pub const BENCH_DEPTH: u32 = 4;
+
 /// Limits for one search; the first reached stops it.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct Limits {
