@@ -23,6 +23,25 @@ fn value_error(error: impl std::fmt::Display) -> PyErr {
     PyValueError::new_err(error.to_string())
 }
 
+/// The value named `given` among `choices`, or an error naming the argument and the choices
+/// (`role "x": use "order", "chaos" or "random"`).
+fn choice<T: Copy>(argument: &str, given: &str, choices: &[(&str, T)]) -> PyResult<T> {
+    if let Some(&(_, value)) = choices.iter().find(|(name, _)| *name == given) {
+        return Ok(value);
+    }
+    let names: Vec<String> = choices
+        .iter()
+        .map(|(name, _)| format!("{name:?}"))
+        .collect();
+    let (last, rest) = names.split_last().expect("at least one choice");
+    let listed = if rest.is_empty() {
+        last.clone()
+    } else {
+        format!("{} or {last}", rest.join(", "))
+    };
+    Err(value_error(format!("{argument} {given:?}: use {listed}")))
+}
+
 /// The arrays a step writes, owned by Python.
 struct Bound_ {
     observations: Py<PyAny>,
@@ -54,34 +73,28 @@ fn parse_config(
     autoreset: bool,
 ) -> PyResult<EnvConfig> {
     let size = Size::new(size).ok_or_else(|| value_error(format!("size {size}: use 7 or 5")))?;
-    let role = match role {
-        "order" => RoleChoice::Order,
-        "chaos" => RoleChoice::Chaos,
-        "random" => RoleChoice::Random,
-        other => {
-            return Err(value_error(format!(
-                "role {other:?}: use \"order\", \"chaos\" or \"random\""
-            )))
-        }
-    };
-    let observation = match observation {
-        "planes" => ObservationKind::Planes,
-        "compact" => ObservationKind::Compact,
-        other => {
-            return Err(value_error(format!(
-                "observation {other:?}: use \"planes\" or \"compact\""
-            )))
-        }
-    };
-    let mode = match mode {
-        "single" => Mode::Single,
-        "selfplay" => Mode::SelfPlay,
-        other => {
-            return Err(value_error(format!(
-                "mode {other:?}: use \"single\" or \"selfplay\""
-            )))
-        }
-    };
+    let role = choice(
+        "role",
+        role,
+        &[
+            ("order", RoleChoice::Order),
+            ("chaos", RoleChoice::Chaos),
+            ("random", RoleChoice::Random),
+        ],
+    )?;
+    let observation = choice(
+        "observation",
+        observation,
+        &[
+            ("planes", ObservationKind::Planes),
+            ("compact", ObservationKind::Compact),
+        ],
+    )?;
+    let mode = choice(
+        "mode",
+        mode,
+        &[("single", Mode::Single), ("selfplay", Mode::SelfPlay)],
+    )?;
     Ok(EnvConfig {
         size,
         num_envs,
