@@ -1,10 +1,11 @@
-//! The whole-board network's inputs for Python's trainer (`python/train_board_net.py`): the
-//! same numbers `entropy-nn` feeds the exported model, so the two agree move for move.
+//! The whole-board network's inputs for Python's trainer (`hyle_entropy.board_net`): the same
+//! numbers `entropy_engine::eval::board` feeds the exported model in Rust, so the two agree
+//! move for move.
 
 use entropy_core::notation::text::{format_position, parse_position};
 use entropy_core::Position;
 use entropy_engine::eval::board::{board_input_count, board_inputs as write_inputs};
-use numpy::PyArray2;
+use numpy::{PyArray1, PyArray2, PyArrayMethods};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
@@ -38,8 +39,10 @@ pub fn board_inputs<'py>(
         }
         out
     });
-    let rows: Vec<Vec<f32>> = rows.chunks(width).map(<[f32]>::to_vec).collect();
-    PyArray2::from_vec2(py, &rows).map_err(|e| PyValueError::new_err(e.to_string()))
+    // One flat array reshaped in place, not a copy per row.
+    PyArray1::from_vec(py, rows)
+        .reshape([parsed.len(), width])
+        .map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
 /// Every legal move of a decision (Chaos's placement or Order's slide or pass) with the position

@@ -448,11 +448,9 @@ pub(crate) async fn analyse(
         return Err(ApiError::bad("nodes must be at least 1"));
     }
     let limits = Limits {
-        depth: None,
         nodes: request.nodes.map(|n| n.min(MAX_ANALYSIS_NODES)),
         time: Some(capped_time(&state, request.time_ms)),
-        growth: None,
-        unfinished: false,
+        ..Limits::default()
     };
     if position.phase() == Phase::Draw {
         // A chance node: the value of each colour that can be drawn.

@@ -37,6 +37,23 @@ pub(crate) fn decider_is_order(position: &Position) -> Option<bool> {
     }
 }
 
+/// The move a one-move-lookahead agent plays: `best` with its value kept as the expected
+/// score, or a random move where `position` is no decision (a draw).
+pub(crate) fn play_best(
+    best: Option<(Move, f64)>,
+    expected: &mut Option<f64>,
+    position: &Position,
+    rng: &mut Xoshiro256PlusPlus,
+) -> Move {
+    match best {
+        Some((mv, value)) => {
+            *expected = Some(value);
+            mv
+        }
+        None => random_move(position, rng),
+    }
+}
+
 /// The best of valued moves for Order (the highest) or Chaos (the lowest), the first of equals.
 pub(crate) fn best_valued(
     order: bool,
@@ -98,13 +115,7 @@ impl Bot for NetBot {
         } else {
             best_afterstate(position, |p| self.fallback.evaluate(p))
         };
-        match best {
-            Some((mv, value)) => {
-                self.expected = Some(value);
-                mv
-            }
-            None => random_move(position, &mut self.rng),
-        }
+        play_best(best, &mut self.expected, position, &mut self.rng)
     }
 
     fn expected_score(&self) -> Option<f64> {

@@ -5,8 +5,8 @@ use entropy_core::{Move, Position, Role, Size};
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use super::net::{best_valued, decider_is_order};
-use super::{best_afterstate, random_move};
+use super::best_afterstate;
+use super::net::{best_valued, decider_is_order, play_best};
 use crate::eval::board_net::BoardNet;
 use crate::eval::{Evaluator, LinearEval};
 use crate::{Bot, Budget};
@@ -62,13 +62,8 @@ impl Bot for WnetBot {
     }
 
     fn choose(&mut self, position: &Position, _budget: Budget) -> Move {
-        match self.best(position) {
-            Some((mv, value)) => {
-                self.expected = Some(value);
-                mv
-            }
-            None => random_move(position, &mut self.rng),
-        }
+        let best = self.best(position);
+        play_best(best, &mut self.expected, position, &mut self.rng)
     }
 
     fn expected_score(&self) -> Option<f64> {

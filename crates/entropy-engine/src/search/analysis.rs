@@ -196,11 +196,9 @@ impl<E: Evaluator> Searcher<E> {
         assert_eq!(position.phase(), Phase::Draw, "a chance position");
         let colours: Vec<(Colour, u8)> = position.bag().colours().collect();
         let share = Limits {
-            depth: limits.depth,
             nodes: limits.nodes.map(|n| (n / colours.len() as u64).max(1)),
             time: limits.time.map(|t| t / colours.len() as u32),
-            growth: limits.growth,
-            unfinished: limits.unfinished,
+            ..limits
         };
         let total = position.bag().total() as f64;
         let mut values: Vec<ColourValue> = colours
