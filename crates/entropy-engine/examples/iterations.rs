@@ -1,9 +1,11 @@
 //! How long each iteration of iterative deepening takes on positions of greedy self-play: the
 //! time to complete depth d (fresh table) for d = 1, 2, ..., and its ratio to the previous one.
+//! Arguments: the time after which a position stops (seconds, 2) and optional late move
+//! reductions `ORDER_FULL,CHAOS_FULL,AMOUNT,MIN_DEPTH`.
 use entropy_core::{Position, Size};
 use entropy_engine::bots::make_bot;
 use entropy_engine::eval::LinearEval;
-use entropy_engine::search::{Limits, Searcher};
+use entropy_engine::search::{Limits, Searcher, Shape};
 use entropy_engine::Budget;
 
 fn main() {
@@ -11,6 +13,20 @@ fn main() {
         .nth(1)
         .and_then(|a| a.parse().ok())
         .unwrap_or(2.0);
+    // Optional late move reductions: ORDER_FULL,CHAOS_FULL,AMOUNT,MIN_DEPTH.
+    let shape = match std::env::args().nth(2) {
+        Some(spec) => {
+            let v: Vec<u32> = spec.split(',').map(|x| x.parse().unwrap()).collect();
+            Shape {
+                order_full: v[0],
+                chaos_full: v[1],
+                amount: v[2],
+                min_depth: v[3],
+                eval_order: v.get(4).copied().unwrap_or(0),
+            }
+        }
+        None => Shape::default(),
+    };
     let mut ratios: Vec<f64> = Vec::new();
     for game in 0..4u64 {
         let mut bot = make_bot("greedy", game).unwrap();
@@ -25,6 +41,7 @@ fn main() {
                     let mut before = 0.0;
                     for depth in 1..30 {
                         let mut searcher = Searcher::new(LinearEval::trained(), 16);
+                        searcher.set_shape(shape);
                         let t = std::time::Instant::now();
                         let r = searcher.search(&position, Limits::depth(depth));
                         let s = t.elapsed().as_secs_f64();

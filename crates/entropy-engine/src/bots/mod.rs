@@ -109,7 +109,11 @@ pub const BOTS: &[BotInfo] = bot_list!();
 /// 20 by default, 0 never); with the clock, `search:growth=G` (start an iteration only if the
 /// time left is G times the previous one's), `search:hard=P` (a move may run to P percent of
 /// its allotted time; 100 by default) and `search:unfinished=1` (keep a stopped iteration's
-/// best finished root move).
+/// best finished root move); the search's shape ([`crate::search::Shape`], all off by default):
+/// `search:ord=D` (order the moves of nodes D or more moves deep by their children's
+/// evaluations), `search:lmr=N` and `search:lmrc=N` (late move reductions after the first N
+/// moves of Order's and Chaos's nodes), `search:lmrr=R` (reduce by R moves; 3) and
+/// `search:lmrd=D` (only at nodes more than D moves deep).
 fn search_options(
     options: &str,
     name: &str,
@@ -120,7 +124,7 @@ fn search_options(
     for option in options.split(',').filter(|o| !o.is_empty()) {
         let bad = || {
             UnknownBot(format!(
-                "{name} (bad option {option:?}: use nodes=N, depth=N, time=MS, tt=MIB, model=0|1, weak=TENTHS, growth=N, hard=PERCENT, unfinished=0|1, weights=FILE, eval=linear|net or net=FILE)"
+                "{name} (bad option {option:?}: use nodes=N, depth=N, time=MS, tt=MIB, model=0|1, weak=TENTHS, growth=N, hard=PERCENT, unfinished=0|1, ord=D, lmr=N, lmrc=N, lmrr=R, lmrd=D, weights=FILE, eval=linear|net or net=FILE)"
             ))
         };
         let (key, value) = option.split_once('=').ok_or_else(bad)?;
@@ -153,6 +157,22 @@ fn search_options(
         }
         if key == "unfinished" {
             out.unfinished = value != 0;
+            continue;
+        }
+        // Late move reductions: lmr=ORDER_FULL, lmrc=CHAOS_FULL, lmrr=AMOUNT, lmrd=MIN_DEPTH.
+        let reductions = match key {
+            "lmr" => Some(&mut out.shape.order_full),
+            "lmrc" => Some(&mut out.shape.chaos_full),
+            "lmrr" => Some(&mut out.shape.amount),
+            "lmrd" => Some(&mut out.shape.min_depth),
+            "ord" => Some(&mut out.shape.eval_order),
+            _ => None,
+        };
+        if let Some(field) = reductions {
+            *field = value.min(1000) as u32;
+            if out.shape.amount == 0 {
+                out.shape.amount = 3;
+            }
             continue;
         }
         if key == "hard" {

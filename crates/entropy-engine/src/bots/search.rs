@@ -42,6 +42,8 @@ pub struct SearchOptions {
     /// With the clock: the hard limit of a move as a multiple of its allotted time (within
     /// [`time::cap`]); an iteration under way may run until it.
     pub hard_share: f64,
+    /// Move ordering by evaluation and late move reductions.
+    pub shape: crate::search::Shape,
 }
 
 impl Default for SearchOptions {
@@ -54,6 +56,7 @@ impl Default for SearchOptions {
             growth: None,
             unfinished: false,
             hard_share: 1.0,
+            shape: crate::search::Shape::default(),
         }
     }
 }
@@ -207,10 +210,12 @@ impl SearchBot {
         judge: LinearEval,
         options: SearchOptions,
     ) -> SearchBot {
+        let mut searcher = Searcher::new(eval, options.table_mib);
+        searcher.set_shape(options.shape);
         SearchBot {
             name: name.into(),
             observer: Observer::new(judge, options.weak_regret),
-            searcher: Searcher::new(eval, options.table_mib),
+            searcher,
             options,
             last: None,
         }

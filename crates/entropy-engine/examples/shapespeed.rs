@@ -1,0 +1,53 @@
+//! The time a persistent searcher (its table kept from move to move, as in play) takes to search
+//! every decision of a few greedy games to a fixed depth, with and without a search shape.
+//! Arguments: the depth (6) and a shape `ORDER_FULL,CHAOS_FULL,AMOUNT,MIN_DEPTH,EVAL_ORDER`.
+use entropy_core::{Position, Size};
+use entropy_engine::bots::make_bot;
+use entropy_engine::eval::LinearEval;
+use entropy_engine::search::{Limits, Searcher, Shape};
+use entropy_engine::Budget;
+
+fn main() {
+    let depth: u32 = std::env::args()
+        .nth(1)
+        .and_then(|a| a.parse().ok())
+        .unwrap_or(6);
+    let shape = match std::env::args().nth(2) {
+        Some(spec) => {
+            let v: Vec<u32> = spec.split(',').map(|x| x.parse().unwrap()).collect();
+            Shape {
+                order_full: v[0],
+                chaos_full: v[1],
+                amount: v[2],
+                min_depth: v[3],
+                eval_order: v.get(4).copied().unwrap_or(0),
+            }
+        }
+        None => Shape::default(),
+    };
+    let mut searcher = Searcher::new(LinearEval::trained(), 16);
+    searcher.set_shape(shape);
+    let (mut seconds, mut nodes) = (0.0, 0u64);
+    for game in 0..3u64 {
+        searcher.clear();
+        let mut bot = make_bot("greedy", game).unwrap();
+        let mut position = Position::new(Size::SEVEN);
+        let mut rng = <rand_xoshiro::Xoshiro256PlusPlus as rand::SeedableRng>::seed_from_u64(game);
+        while !position.is_over() {
+            let draw = entropy_engine::bots::random_move(&position, &mut rng);
+            position.play_unchecked(draw);
+            while !position.is_over() && position.to_move().is_some() {
+                // Early and mid-game decisions: the end is solved whatever the shape.
+                if position.board().vacant_count() > 12 {
+                    let t = std::time::Instant::now();
+                    let r = searcher.search(&position, Limits::depth(depth));
+                    seconds += t.elapsed().as_secs_f64();
+                    nodes += r.nodes;
+                }
+                let mv = bot.choose(&position, Budget::UNLIMITED);
+                position.play_unchecked(mv);
+            }
+        }
+    }
+    println!("depth {depth} {shape:?}: {seconds:.2} s, {nodes} nodes");
+}
