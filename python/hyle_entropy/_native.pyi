@@ -128,9 +128,11 @@ def distill_teacher_game(
     candidates: int = 2,
     average_draws: bool = False,
     best_candidates: int = 0,
+    consistent: bool = True,
 ) -> str:
     """Teacher game ``game`` of ``entropy train-net --method distill``: afterstates and targets
-    as text, one line each."""
+    as text, one line each (``consistent=False``: the played move takes its root search's
+    value)."""
     ...
 
 def distill_fit(

@@ -179,6 +179,8 @@ def train_net(args: argparse.Namespace) -> List[str]:
            "candidates": args.candidates, "average_draws": args.average_draws}
     if args.best_candidates:
         key["best_candidates"] = args.best_candidates
+    if args.consistent:
+        key["consistent"] = True
     games = read_data(data, key)
     numbers = range(args.teacher_games)
     missing = [g for g in numbers if (1, g) not in games]
@@ -191,7 +193,8 @@ def train_net(args: argparse.Namespace) -> List[str]:
             return distill_teacher_game(number, seed=args.seed, nodes=args.teacher_nodes,
                                         candidates=args.candidates,
                                         average_draws=args.average_draws,
-                                        best_candidates=args.best_candidates)
+                                        best_candidates=args.best_candidates,
+                                        consistent=args.consistent)
 
         label = f"{{}}/{args.teacher_games} teacher games"
         with data.open("a") as file:
@@ -206,6 +209,7 @@ def train_net(args: argparse.Namespace) -> List[str]:
                f"--candidates {args.candidates} --epochs {args.epochs} --rate {args.rate} "
                f"--rate-end {args.rate_end}" + (" --average-draws" if args.average_draws else "")
                + (f" --best-candidates {args.best_candidates}" if args.best_candidates else "")
+               + ("" if args.consistent else " --no-consistent")
                + (f" --pairwise {args.pairwise}" if args.pairwise > 0 else ""))
     curve: List[str] = []
 
@@ -273,6 +277,10 @@ def add_net_parser(commands) -> None:
     parser.add_argument("--average-draws", action="store_true",
                         help="value draw positions by the mean over the bag's colours of a "
                              "search after each, not one search after a random chip")
+    parser.add_argument("--consistent", action=argparse.BooleanOptionalAction, default=True,
+                        help="value the teacher's played move by a search after it, like the "
+                             "other afterstates (--no-consistent: by its shallower, biased "
+                             "root search value)")
     parser.add_argument("--pairwise", type=float, default=0.0,
                         help="step size of a pass of pairwise (ranking) steps after each epoch")
     parser.add_argument("--epochs", type=int, default=4, help="passes over the teacher's data")

@@ -126,10 +126,13 @@ pub fn weights_text(weights: PyWeights, comment: &str) -> PyResult<String> {
 
 /// Plays teacher game `game` of `entropy train-net --method distill` (the searcher with the
 /// shipped linear evaluation, `nodes` per search, `candidates` other afterstates valued per
-/// decision, draw positions valued by the mean over the bag's colours with `average_draws`);
+/// decision, draw positions valued by the mean over the bag's colours with `average_draws`, the
+/// played move valued by a search of its own unless `consistent` is false);
 /// returns its afterstates and targets as text, one line each.
 #[pyfunction]
-#[pyo3(signature = (game, seed = 2026, nodes = 2000, candidates = 2, average_draws = false, best_candidates = 0))]
+#[pyo3(signature = (game, seed = 2026, nodes = 2000, candidates = 2, average_draws = false, best_candidates = 0, consistent = true))]
+// Python's keyword arguments, one per setting of the teacher.
+#[allow(clippy::too_many_arguments)]
 pub fn distill_teacher_game(
     py: Python<'_>,
     game: usize,
@@ -138,6 +141,7 @@ pub fn distill_teacher_game(
     candidates: usize,
     average_draws: bool,
     best_candidates: usize,
+    consistent: bool,
 ) -> PyResult<String> {
     check_nodes(nodes)?;
     let config = DistillConfig {
@@ -147,6 +151,7 @@ pub fn distill_teacher_game(
         candidates,
         average_draws,
         best_candidates,
+        consistent,
         jobs: 1,
         size: Size::SEVEN,
     };

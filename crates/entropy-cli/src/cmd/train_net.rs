@@ -89,6 +89,11 @@ pub struct Args {
     /// of one search after a chip drawn at random.
     #[arg(long)]
     average_draws: bool,
+    /// distill: value the teacher's played move like the other afterstates (a search of its
+    /// own after it); `--consistent false` takes its root search's value instead, which comes
+    /// from a shallower search and is biased against the played move.
+    #[arg(long, default_value_t = true, action = clap::ArgAction::Set)]
+    consistent: bool,
     /// distill: step size of a pass of pairwise (ranking) steps after each epoch: the
     /// difference of the values of two afterstates of one decision moves towards the
     /// difference of their targets; 0: none.
@@ -131,6 +136,7 @@ fn run_distill(args: Args) -> Result<ExitCode> {
         nodes: args.teacher_nodes,
         candidates: args.candidates,
         average_draws: args.average_draws,
+        consistent: args.consistent,
         best_candidates: args.best_candidates,
         jobs,
         size: Size::SEVEN,
@@ -139,6 +145,7 @@ fn run_distill(args: Args) -> Result<ExitCode> {
         "entropy train-net --method distill --seed {} --teacher-games {} --teacher-nodes {} --candidates {} --epochs {} --rate {} --rate-end {}",
         args.seed, args.teacher_games, args.teacher_nodes, args.candidates, args.epochs, args.rate, args.rate_end
     ) + if args.average_draws { " --average-draws" } else { "" }
+        + if args.consistent { "" } else { " --consistent false" }
         + &if args.best_candidates > 0 { format!(" --best-candidates {}", args.best_candidates) } else { String::new() }
         + &if args.pairwise > 0.0 { format!(" --pairwise {}", args.pairwise) } else { String::new() };
     let started = Instant::now();
