@@ -15,7 +15,7 @@ however many workers played and in whatever order they finished.
 Run again with the same settings, it resumes: games in the data file are not played again, and
 finished generations are fitted again from their samples (seconds) instead of replayed.
 
-    python -m hyle_entropy.cluster train-net [--teacher-games 400] [--teacher-nodes 2000] ...
+    python -m hyle_entropy.cluster train-net [--teacher-games 1200] [--teacher-nodes 2000] ...
 
 does the same for the learned agent (``entropy train-net --method distill``): the teacher's
 games are Ray tasks (:func:`hyle_entropy._native.distill_teacher_game`), the model is fitted
@@ -265,7 +265,7 @@ def add_net_parser(commands) -> None:
                     "teacher's self-play games played as Ray tasks. Resumes from --data.")
     parser.add_argument("--seed", type=int, default=2026,
                         help="seed of the chip orders, the opening randomness and the fit")
-    parser.add_argument("--teacher-games", type=int, default=400,
+    parser.add_argument("--teacher-games", type=int, default=1200,
                         help="self-play games of the teacher (the searcher)")
     parser.add_argument("--teacher-nodes", type=int, default=2000,
                         help="positions each of the teacher's searches visits")

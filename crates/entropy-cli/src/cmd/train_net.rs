@@ -74,7 +74,7 @@ pub struct Args {
     #[arg(long, default_value = "distill")]
     method: String,
     /// distill: self-play games of the teacher (the searcher with the linear evaluation).
-    #[arg(long, default_value_t = 400)]
+    #[arg(long, default_value_t = 1200)]
     teacher_games: usize,
     /// distill: positions each of the teacher's searches visits.
     #[arg(long, default_value_t = 2000)]
