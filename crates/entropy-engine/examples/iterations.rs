@@ -14,17 +14,11 @@ fn main() {
         .and_then(|a| a.parse().ok())
         .unwrap_or(2.0);
     // Optional late move reductions: ORDER_FULL,CHAOS_FULL,AMOUNT,MIN_DEPTH.
-    let shape = match std::env::args().nth(2) {
-        Some(spec) => {
-            let v: Vec<u32> = spec.split(',').map(|x| x.parse().unwrap()).collect();
-            Shape {
-                order_full: v[0],
-                chaos_full: v[1],
-                amount: v[2],
-                min_depth: v[3],
-                eval_order: v.get(4).copied().unwrap_or(0),
-            }
-        }
+    let shape: Shape = match std::env::args().nth(2) {
+        Some(spec) => spec.parse().unwrap_or_else(|e| {
+            eprintln!("{e}");
+            std::process::exit(2)
+        }),
         None => Shape::default(),
     };
     let mut ratios: Vec<f64> = Vec::new();

@@ -346,6 +346,9 @@ fn late_move_reductions_cut_positions_only_above_their_depth() {
         min_depth: 3,
         eval_order: 4,
     };
+    assert_eq!("4,3,3,3,4".parse::<Shape>(), Ok(shape));
+    assert!("4,3,x,3".parse::<Shape>().is_err());
+    assert!("4,3,3".parse::<Shape>().is_err());
     assert_eq!(
         shape.reduced(true, 3, 10),
         None,

@@ -36,10 +36,8 @@ fn main() {
     let done: std::collections::HashSet<usize> = std::fs::read_to_string(&out)
         .unwrap_or_default()
         .lines()
-        .filter_map(|l| {
-            let rest = l.split("\"game\":").nth(1)?;
-            rest.split(',').next()?.trim().parse().ok()
-        })
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok()?["game"].as_u64())
+        .map(|g| g as usize)
         .collect();
     let todo: Vec<usize> = (0..games).filter(|g| !done.contains(g)).collect();
     let file = Mutex::new(
@@ -58,10 +56,8 @@ fn main() {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(&game) = todo.get(i) else { break };
                     let text = transitions_to_text(&teacher_game(&mut searcher, &config, game));
-                    let line = format!(
-                        "{{\"game\":{game},\"samples\":\"{}\"}}\n",
-                        json_escape(&text)
-                    );
+                    let line =
+                        serde_json::json!({"game": game, "samples": text}).to_string() + "\n";
                     file.lock()
                         .unwrap()
                         .write_all(line.as_bytes())
@@ -72,12 +68,4 @@ fn main() {
         }
     });
     eprintln!();
-}
-
-/// The text as the inside of a JSON string (the samples hold lines of digits, dots, slashes,
-/// letters and spaces).
-fn json_escape(text: &str) -> String {
-    text.replace('\\', "\\\\")
-        .replace('"', "\\\"")
-        .replace('\n', "\\n")
 }

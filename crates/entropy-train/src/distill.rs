@@ -1,10 +1,9 @@
 //! Training the n-tuple evaluation from a searcher's values (expert iteration: the searcher
 //! is the teacher, the network learns what it finds).
 //!
-//! The searcher plays itself; at each decision the position after the move it chose learns the
-//! search's value, and a few other moves' afterstates, chosen at random, learn the values of
-//! searches of their own (a chip drawn at random first where one is to be drawn: an unbiased
-//! sample of the expectation). The moves not played matter as much as the one played: the
+//! The searcher plays itself; at each decision the position after the move it chose and a few
+//! other moves' afterstates, chosen at random, learn the values of searches of their own (a chip
+//! drawn at random first where one is to be drawn: an unbiased sample of the expectation). The moves not played matter as much as the one played: the
 //! one-move lookahead compares all of them.
 
 use entropy_core::notation::text::{format_position, parse_position};

@@ -159,20 +159,18 @@ fn search_options(
             out.unfinished = value != 0;
             continue;
         }
-        // Late move reductions: lmr=ORDER_FULL, lmrc=CHAOS_FULL, lmrr=AMOUNT, lmrd=MIN_DEPTH.
-        let reductions = match key {
+        // The search's shape: ord=EVAL_ORDER, lmr=ORDER_FULL, lmrc=CHAOS_FULL, lmrr=AMOUNT,
+        // lmrd=MIN_DEPTH.
+        let shape_field = match key {
+            "ord" => Some(&mut out.shape.eval_order),
             "lmr" => Some(&mut out.shape.order_full),
             "lmrc" => Some(&mut out.shape.chaos_full),
             "lmrr" => Some(&mut out.shape.amount),
             "lmrd" => Some(&mut out.shape.min_depth),
-            "ord" => Some(&mut out.shape.eval_order),
             _ => None,
         };
-        if let Some(field) = reductions {
+        if let Some(field) = shape_field {
             *field = value.min(1000) as u32;
-            if out.shape.amount == 0 {
-                out.shape.amount = 3;
-            }
             continue;
         }
         if key == "hard" {

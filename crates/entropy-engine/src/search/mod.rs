@@ -70,7 +70,7 @@ pub struct Limits {
 /// after the first few in the search order are searched shallower, and again at full depth
 /// only when the shallow value would change the node's bound. Most of Order's ~150 slides and
 /// Chaos's ~25 cells per colour are never best, so this buys depth where the order is good.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Shape {
     /// Moves searched at full depth at an Order node before reducing; 0: no reductions there.
     pub order_full: u32,
@@ -84,6 +84,47 @@ pub struct Shape {
     /// Least depth left at a decision node for its moves to be ordered by their children's
     /// static evaluations (after the table's move) instead of the cheap static order; 0 never.
     pub eval_order: u32,
+}
+
+impl Default for Shape {
+    /// No ordering by evaluation and no reductions (each `*_full` 0); reductions, once asked
+    /// for, take 3 moves off.
+    fn default() -> Shape {
+        Shape {
+            order_full: 0,
+            chaos_full: 0,
+            amount: 3,
+            min_depth: 0,
+            eval_order: 0,
+        }
+    }
+}
+
+impl std::str::FromStr for Shape {
+    type Err = String;
+
+    /// `ORDER_FULL,CHAOS_FULL,AMOUNT,MIN_DEPTH[,EVAL_ORDER]`, as the speed examples take it.
+    fn from_str(spec: &str) -> Result<Shape, String> {
+        let numbers = spec
+            .split(',')
+            .map(|x| x.trim().parse::<u32>())
+            .collect::<Result<Vec<u32>, _>>()
+            .map_err(|e| format!("shape {spec:?}: {e}"))?;
+        match numbers[..] {
+            [order_full, chaos_full, amount, min_depth, ref rest @ ..] if rest.len() <= 1 => {
+                Ok(Shape {
+                    order_full,
+                    chaos_full,
+                    amount,
+                    min_depth,
+                    eval_order: rest.first().copied().unwrap_or(0),
+                })
+            }
+            _ => Err(format!(
+                "shape {spec:?}: use ORDER_FULL,CHAOS_FULL,AMOUNT,MIN_DEPTH[,EVAL_ORDER]"
+            )),
+        }
+    }
 }
 
 impl Shape {
