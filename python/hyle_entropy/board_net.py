@@ -73,9 +73,11 @@ def decision_keys(positions: Sequence[str]) -> np.ndarray:
     return keys
 
 
-def dataset(games: Sequence[str]) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Inputs, targets, decision numbers and game numbers of the games' afterstates (finished
-    boards left out: their value is their score)."""
+def dataset(
+    games: Sequence[str], threat_map: bool = False
+) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Inputs (with the threat map if asked), targets, decision numbers and game numbers of the
+    games' afterstates (finished boards left out: their value is their score)."""
     positions: List[str] = []
     targets: List[float] = []
     game_of: List[int] = []
@@ -89,9 +91,9 @@ def dataset(games: Sequence[str]) -> Tuple[np.ndarray, np.ndarray, np.ndarray, n
             positions.append(position)
             targets.append(float(target))
             game_of.append(g)
-    x = np.zeros((len(positions), INPUTS), dtype=np.float32)
+    x = np.zeros((len(positions), INPUTS + CELLS * threat_map), dtype=np.float32)
     for start in range(0, len(positions), 20000):
-        x[start : start + 20000] = board_inputs(positions[start : start + 20000])
+        x[start : start + 20000] = board_inputs(positions[start : start + 20000], threat_map)
     return (
         x,
         np.asarray(targets, dtype=np.float32),
@@ -127,7 +129,34 @@ def augment(x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     out = x.copy()
     out[:, : CELLS * COLOURS] = cells.reshape(n, -1)
     out[:, CELLS * COLOURS : CELLS * COLOURS + COLOURS] = bag
+    if x.shape[1] == INPUTS + CELLS:
+        # The threat map (one number per cell before the linear value) turns with the board.
+        start = INPUTS - 1
+        out[:, start : start + CELLS] = np.take_along_axis(x[:, start : start + CELLS], sym, axis=1)
     return out
+
+
+def decision_order(keys: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The afterstates' indices with the decisions in a random order and each decision's
+    afterstates together, so that a batch holds whole decisions."""
+    starts = np.flatnonzero(np.r_[True, np.diff(keys) != 0])
+    ends = np.r_[starts[1:], len(keys)]
+    perm = rng.permutation(len(starts))
+    return np.concatenate([np.arange(starts[i], ends[i]) for i in perm])
+
+
+def within_mse(pred, target, keys: np.ndarray):
+    """Mean squared error of the values centred on their decision's mean against the targets
+    centred the same way: only the differences within a decision, what a one-move lookahead
+    compares, count."""
+    import torch
+
+    _, group = np.unique(keys, return_inverse=True)
+    group_t = torch.from_numpy(group.astype(np.int64))
+    count = torch.zeros(int(group.max()) + 1).index_add_(0, group_t, torch.ones(len(group)))
+    error = pred - target
+    mean = torch.zeros_like(count).index_add_(0, group_t, error) / count
+    return ((error - mean[group_t]) ** 2).mean()
 
 
 def pair_mse(values: np.ndarray, targets: np.ndarray, keys: np.ndarray) -> float:
@@ -234,7 +263,7 @@ def train(args: argparse.Namespace) -> None:
         games = games[: args.games]
     held = max(len(games) // 10, 1)
     print(f"{len(games)} teacher games, the last {held} held out", flush=True)
-    x, y, keys, game_of = dataset(games)
+    x, y, keys, game_of = dataset(games, args.threat_map)
     test = game_of >= len(games) - held
     xt, yt, kt = x[~test], y[~test], keys[~test]
     xh, yh, kh = x[test], y[test], keys[test]
@@ -248,7 +277,7 @@ def train(args: argparse.Namespace) -> None:
     mean = xt.mean(axis=0)
     std = xt.std(axis=0)
     scale = np.where(std > 1e-3, 1.0 / np.maximum(std, 1e-3), 0.0).astype(np.float32)
-    widths = [INPUTS] + [int(w) for w in args.hidden.split(",")] + [1]
+    widths = [x.shape[1]] + [int(w) for w in args.hidden.split(",")] + [1]
     layers: List[nn.Module] = []
     for i in range(len(widths) - 1):
         layers.append(nn.Linear(widths[i], widths[i + 1]))
@@ -274,7 +303,7 @@ def train(args: argparse.Namespace) -> None:
     xh_t = torch.from_numpy(xh)
     for epoch in range(1, args.epochs + 1):
         body.train()
-        order = rng.permutation(len(xt))
+        order = decision_order(kt, rng) if args.within > 0 else rng.permutation(len(xt))
         total = 0.0
         for start in range(0, len(order), args.batch):
             idx = order[start : start + args.batch]
@@ -282,7 +311,10 @@ def train(args: argparse.Namespace) -> None:
             if args.augment:
                 batch = augment(batch, rng)
             pred = forward(torch.from_numpy(batch))
-            loss = ((pred - torch.from_numpy(yt[idx])) ** 2).mean()
+            target = torch.from_numpy(yt[idx])
+            loss = ((pred - target) ** 2).mean()
+            if args.within > 0:
+                loss = (1 - args.within) * loss + args.within * within_mse(pred, target, kt[idx])
             optimiser.zero_grad()
             loss.backward()
             optimiser.step()
@@ -323,7 +355,7 @@ def export(body, mean: np.ndarray, scale: np.ndarray, out: Path) -> None:
     tmp = out.with_suffix(out.suffix + ".tmp")
     torch.onnx.export(
         model,
-        (torch.zeros(1, INPUTS),),
+        (torch.zeros(1, len(mean)),),
         str(tmp),
         input_names=["x"],
         output_names=["value"],
@@ -355,6 +387,17 @@ def main(argv: Sequence[str] | None = None) -> None:
     t.add_argument("--rate", type=float, default=2e-3, help="peak learning rate (one-cycle)")
     t.add_argument("--decay", type=float, default=1e-4, help="AdamW weight decay")
     t.add_argument("--no-augment", dest="augment", action="store_false", help="no symmetries or colour renamings")
+    t.add_argument(
+        "--within",
+        type=float,
+        default=0.0,
+        help="share of the loss on the differences within a decision (batches of whole decisions)",
+    )
+    t.add_argument(
+        "--threat-map",
+        action="store_true",
+        help="add each cell's best slide gain to the inputs (the Rust bot tells by the model's width)",
+    )
     t.add_argument("--seed", type=int, default=2026)
     t.add_argument("--threads", type=int, default=2)
     g = sub.add_parser("golden", help="the network's moves on random decisions (the same-move test's file)")

@@ -62,3 +62,39 @@ def test_decisions_group_consecutive_afterstates_of_one_turn():
     )
     assert list(keys) == [0, 0, 1, 2]
     assert board_net.pair_mse(np.array([1.0, 2.0, 0, 0]), np.array([1.0, 3.0, 0, 0]), keys) == 1.0
+
+
+def test_decision_order_keeps_each_decision_together():
+    keys = np.array([0, 0, 0, 1, 2, 2, 3])
+    order = board_net.decision_order(keys, np.random.default_rng(4))
+    assert sorted(order) == list(range(len(keys)))
+    runs = [keys[order][0]] + [k for a, k in zip(keys[order], keys[order][1:]) if k != a]
+    assert sorted(runs) == [0, 1, 2, 3]
+
+
+def test_within_decision_loss_ignores_each_decisions_offset():
+    torch = pytest.importorskip("torch")
+    keys = np.array([0, 0, 1, 1, 1])
+    target = torch.tensor([1.0, 2.0, 5.0, 6.0, 9.0])
+    shifted = target + torch.tensor([3.0, 3.0, -2.0, -2.0, -2.0])
+    assert float(board_net.within_mse(shifted, target, keys)) < 1e-9
+    swapped = torch.tensor([2.0, 1.0, 5.0, 6.0, 9.0])
+    # Decision 0's two values swapped: errors +1 and -1 around a mean of 0, 2 over 5 rows.
+    assert abs(float(board_net.within_mse(swapped, target, keys)) - 2 / 5) < 1e-6
+
+
+def test_threat_map_inputs_turn_with_the_board():
+    positions = board_net.random_decisions(20, seed=5)
+    plain = board_inputs(positions)
+    x = board_inputs(positions, True)
+    assert x.shape == (20, board_net.INPUTS + board_net.CELLS)
+    start = board_net.INPUTS - 1
+    assert (x[:, :start] == plain[:, :start]).all() and (x[:, -1] == plain[:, -1]).all()
+    threats = x[:, start : start + board_net.CELLS]
+    assert (threats >= 0).all() and threats.max() > 0
+    y = board_net.augment(x, np.random.default_rng(2))
+    moved = y[:, start : start + board_net.CELLS]
+    assert (np.sort(moved, axis=1) == np.sort(threats, axis=1)).all()
+    # A threat is on an empty cell, before and after the board turns.
+    cells = y[:, : board_net.CELLS * 7].reshape(20, board_net.CELLS, 7).sum(axis=2)
+    assert (moved[cells > 0] == 0).all()

@@ -4,7 +4,7 @@
 
 use entropy_core::notation::text::{format_position, parse_position};
 use entropy_core::Position;
-use entropy_engine::eval::board::{board_input_count, board_inputs as write_inputs};
+use entropy_engine::eval::board::{board_input_count_with, board_inputs_with as write_inputs};
 use numpy::{PyArray1, PyArray2, PyArrayMethods};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -14,11 +14,14 @@ fn parse(text: &str) -> PyResult<Position> {
 }
 
 /// The network's inputs of each position (texts as `entropy` writes them), one row each; every
-/// position must have the board size of the first.
+/// position must have the board size of the first. With `threat_map`, one more number per cell
+/// before the linear value: the most a slide ending there adds to Order's score now.
 #[pyfunction]
+#[pyo3(signature = (positions, threat_map = false))]
 pub fn board_inputs<'py>(
     py: Python<'py>,
     positions: Vec<String>,
+    threat_map: bool,
 ) -> PyResult<Bound<'py, PyArray2<f32>>> {
     let parsed = positions
         .iter()
@@ -31,11 +34,11 @@ pub fn board_inputs<'py>(
             other.size().side()
         )));
     }
-    let width = board_input_count(side);
+    let width = board_input_count_with(side, threat_map);
     let rows = py.detach(|| {
         let mut out = vec![0f32; parsed.len() * width];
         for (position, row) in parsed.iter().zip(out.chunks_mut(width)) {
-            write_inputs(position, row);
+            write_inputs(position, threat_map, row);
         }
         out
     });

@@ -127,10 +127,11 @@ pub fn weights_text(weights: PyWeights, comment: &str) -> PyResult<String> {
 /// Plays teacher game `game` of `entropy train-net --method distill` (the searcher with the
 /// shipped linear evaluation, `nodes` per search, `candidates` other afterstates valued per
 /// decision, draw positions valued by the mean over the bag's colours with `average_draws`, the
-/// played move valued by a search of its own unless `consistent` is false);
+/// played move valued by a search of its own unless `consistent` is false, every afterstate of
+/// a decision searched to one depth with `same_depth`);
 /// returns its afterstates and targets as text, one line each.
 #[pyfunction]
-#[pyo3(signature = (game, seed = 2026, nodes = 2000, candidates = 2, average_draws = false, best_candidates = 0, consistent = true))]
+#[pyo3(signature = (game, seed = 2026, nodes = 2000, candidates = 2, average_draws = false, best_candidates = 0, consistent = true, same_depth = false))]
 // Python's keyword arguments, one per setting of the teacher.
 #[allow(clippy::too_many_arguments)]
 pub fn distill_teacher_game(
@@ -142,6 +143,7 @@ pub fn distill_teacher_game(
     average_draws: bool,
     best_candidates: usize,
     consistent: bool,
+    same_depth: bool,
 ) -> PyResult<String> {
     check_nodes(nodes)?;
     let config = DistillConfig {
@@ -152,6 +154,8 @@ pub fn distill_teacher_game(
         average_draws,
         best_candidates,
         consistent,
+        same_depth,
+        candidate_model: None,
         jobs: 1,
         size: Size::SEVEN,
     };

@@ -1,7 +1,7 @@
 //! Writes teacher games of `entropy train-net --method distill` as JSON lines, one game each
 //! as it ends (`{"game": N, "samples": TEXT}`, the format `python -m hyle_entropy.board_net
 //! train --data FILE` reads), without Ray. Arguments: games, output file, nodes (2000),
-//! best candidates (2), then flags `consistent` and `average`. Games already in the file are
+//! best candidates (2), then flags `consistent`, `average` and `same_depth`. Games already in the file are
 //! kept and not played again.
 use std::io::Write;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -30,6 +30,8 @@ fn main() {
         best_candidates: best,
         average_draws: flag("average"),
         consistent: flag("consistent"),
+        same_depth: flag("same_depth"),
+        candidate_model: None,
         jobs: 2,
         size: Size::SEVEN,
     };

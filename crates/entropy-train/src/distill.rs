@@ -9,7 +9,7 @@
 use entropy_core::notation::text::{format_position, parse_position};
 use entropy_core::{Move, Phase, Position, Role, Size};
 use entropy_engine::bots::random_move;
-use entropy_engine::eval::{Evaluator, LinearEval, NTupleModel, Weights};
+use entropy_engine::eval::{Evaluator, LinearEval, NTupleEval, NTupleModel, Weights};
 use entropy_engine::search::{Limits, Searcher};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
@@ -33,6 +33,11 @@ pub struct DistillConfig {
     /// shipped linear evaluation likes best after the searcher's choice (besides `candidates`
     /// chosen at random among the rest).
     pub best_candidates: usize,
+    /// The evaluation that chooses the `best_candidates`: a learned model of a previous round
+    /// (the afterstates its one-move lookahead would pick are those whose errors decide its
+    /// play, so they are the ones to learn next, as DAgger and expert iteration do); the
+    /// shipped linear evaluation if `None`.
+    pub candidate_model: Option<NTupleEval>,
     /// Value an afterstate where a chip is to be drawn by the mean over every colour in the
     /// bag (weighted by its chips) of the searches after it, instead of one search after a
     /// chip drawn at random: the exact expectation, at a search per colour.
@@ -44,6 +49,13 @@ pub struct DistillConfig {
     /// (below it in 77% of decisions), so the targets' order within a decision, what the
     /// one-move lookahead learns, is biased against the teacher's own choices.
     pub consistent: bool,
+    /// Search every afterstate of a decision to one depth: the first is searched within
+    /// `nodes`, the rest to the depth it completed. Within `nodes` alone the searches of one
+    /// decision end at different depths (Chaos's early placements: 2 or 3 moves for 40% of
+    /// decisions), so their leaves fall in different phases, whose evaluations are biased
+    /// differently, and the targets' order within the decision, what the one-move lookahead
+    /// learns, carries that bias.
+    pub same_depth: bool,
     /// Threads.
     pub jobs: usize,
     /// Board size.
@@ -51,44 +63,72 @@ pub struct DistillConfig {
 }
 
 /// The teacher's value of an afterstate: exact at the end, else a search of the decision that
-/// follows (after a chip drawn at random, if one is to be drawn).
-fn afterstate_value<E: Evaluator>(
+/// follows (after a chip drawn at random, if one is to be drawn); with the depth of its
+/// (last) search, `None` at the end.
+pub fn teacher_value<E: Evaluator>(
     searcher: &mut Searcher<E>,
     after: &Position,
     limits: Limits,
     average_draws: bool,
     rng: &mut impl Rng,
-) -> f64 {
+) -> (f64, Option<u32>) {
     if after.is_over() {
-        return after.score() as f64;
+        return (after.score() as f64, None);
     }
     let mut position = *after;
     if position.phase() == Phase::Draw {
         if average_draws {
             let bag = *position.bag();
             let total = f64::from(bag.total());
-            return bag
+            let mut depth = None;
+            let value = bag
                 .colours()
                 .map(|(colour, chips)| {
                     let mut drawn = position;
                     drawn.play_unchecked(Move::Draw(colour));
-                    f64::from(chips) / total * searcher.search(&drawn, limits).value
+                    let result = searcher.search(&drawn, limits);
+                    depth = Some(result.depth);
+                    f64::from(chips) / total * result.value
                 })
                 .sum();
+            return (value, depth);
         }
         position.play_unchecked(draw(&position, rng));
     }
-    searcher.search(&position, limits).value
+    let result = searcher.search(&position, limits);
+    (result.value, Some(result.depth))
 }
 
-/// Takes out of `moves` the `count` whose afterstates the shipped linear evaluation likes best
-/// for the player to move (the moves a one-move lookahead would weigh against the best), best
-/// first.
-fn best_by_linear(position: &Position, moves: &mut Vec<Move>, count: usize) -> Vec<Move> {
+/// The limits of a decision's afterstate searches after one of them completed `depth`: with
+/// `same_depth`, exactly that depth (capped at 64 times the nodes, a safety that a typical
+/// search stays far below); otherwise unchanged.
+fn next_limits(limits: Limits, config: &DistillConfig, depth: Option<u32>) -> Limits {
+    match depth {
+        Some(depth) if config.same_depth && limits.depth.is_none() => Limits {
+            depth: Some(depth),
+            nodes: Some(64 * config.nodes),
+            ..Limits::default()
+        },
+        _ => limits,
+    }
+}
+
+/// Takes out of `moves` the `count` whose afterstates `model` (or the shipped linear
+/// evaluation) likes best for the player to move (the moves a one-move lookahead would weigh
+/// against the best), best first.
+fn best_by(
+    position: &Position,
+    moves: &mut Vec<Move>,
+    count: usize,
+    model: Option<&NTupleEval>,
+) -> Vec<Move> {
     if count == 0 {
         return Vec::new();
     }
-    let eval = LinearEval::trained_ref();
+    let eval: &dyn Evaluator = match model {
+        Some(model) => model,
+        None => LinearEval::trained_ref(),
+    };
     let sign = if position.to_move() == Some(Role::Order) {
         -1.0
     } else {
@@ -126,13 +166,28 @@ pub fn teacher_game<E: Evaluator>(
         let result = searcher.search(&position, limits);
         let mut moves: Vec<Move> = position.legal_moves().iter().copied().collect();
         moves.retain(|&m| m != result.best);
-        let best = best_by_linear(&position, &mut moves, config.best_candidates);
+        let best = best_by(
+            &position,
+            &mut moves,
+            config.best_candidates,
+            config.candidate_model.as_ref(),
+        );
         moves.shuffle(&mut rng);
+        let mut decision_limits = limits;
         for &mv in best.iter().chain(moves.iter().take(config.candidates)) {
             let after = position.after(mv).expect("a legal move");
-            let target =
-                afterstate_value(searcher, &after, limits, config.average_draws, &mut rng) as f32;
-            out.push(Transition { after, target });
+            let (target, depth) = teacher_value(
+                searcher,
+                &after,
+                decision_limits,
+                config.average_draws,
+                &mut rng,
+            );
+            decision_limits = next_limits(decision_limits, config, depth);
+            out.push(Transition {
+                after,
+                target: target as f32,
+            });
         }
         // A little randomness in the opening, where the chips alone vary games too little.
         let mv = if position.placed() < 6 && rng.random_bool(0.15) {
@@ -144,7 +199,14 @@ pub fn teacher_game<E: Evaluator>(
         let target = if mv == result.best && !config.consistent {
             result.value as f32
         } else {
-            afterstate_value(searcher, &after, limits, config.average_draws, &mut rng) as f32
+            teacher_value(
+                searcher,
+                &after,
+                decision_limits,
+                config.average_draws,
+                &mut rng,
+            )
+            .0 as f32
         };
         out.push(Transition { after, target });
         position = after;
@@ -458,4 +520,63 @@ pub fn transitions_from_text(text: &str) -> Result<Vec<Transition>, DataTextErro
             })
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config(same_depth: bool) -> DistillConfig {
+        DistillConfig {
+            seed: 1,
+            games: 1,
+            nodes: 2000,
+            candidates: 2,
+            best_candidates: 0,
+            average_draws: false,
+            consistent: true,
+            same_depth,
+            candidate_model: None,
+            jobs: 1,
+            size: Size::SEVEN,
+        }
+    }
+
+    #[test]
+    fn the_best_candidates_are_the_chooser_s_favourites() {
+        let position =
+            parse_position("1.1..../......./......./.2...../......./......./....... slide")
+                .expect("a position");
+        let all: Vec<Move> = position.legal_moves().iter().copied().collect();
+        let net = NTupleEval::trained();
+        for model in [None, Some(&net)] {
+            let eval: &dyn Evaluator = match model {
+                Some(model) => model,
+                None => LinearEval::trained_ref(),
+            };
+            let value = |mv: &Move| eval.evaluate(&position.after(*mv).expect("legal"));
+            let mut moves = all.clone();
+            let best = best_by(&position, &mut moves, 3, model);
+            assert_eq!(best.len(), 3);
+            assert_eq!(moves.len(), all.len() - 3, "taken out of the rest");
+            let worst_kept = best.iter().map(value).fold(f64::INFINITY, f64::min);
+            assert!(
+                moves.iter().all(|mv| value(mv) <= worst_kept),
+                "Order's favourites"
+            );
+        }
+    }
+
+    #[test]
+    fn one_depth_per_decision_once_the_first_search_found_it() {
+        let nodes = Limits::nodes(2000);
+        let fixed = next_limits(nodes, &config(true), Some(3));
+        assert_eq!(fixed.depth, Some(3));
+        assert_eq!(fixed.nodes, Some(64 * 2000));
+        // Later afterstates keep that depth, whatever their own searches report.
+        assert_eq!(next_limits(fixed, &config(true), Some(5)), fixed);
+        // A finished board found no depth: the next search still sets it.
+        assert_eq!(next_limits(nodes, &config(true), None), nodes);
+        assert_eq!(next_limits(nodes, &config(false), Some(3)), nodes);
+    }
 }

@@ -61,6 +61,8 @@ fn teacher_data_do_not_depend_on_the_threads_and_fitting_helps() {
         candidates: 1,
         average_draws: false,
         consistent: false,
+        same_depth: false,
+        candidate_model: None,
         best_candidates: 0,
         jobs,
         size: Size::SEVEN,
@@ -89,6 +91,8 @@ fn teacher_games_played_one_by_one_through_text_fit_the_same_model() {
         candidates: 1,
         average_draws: false,
         consistent: false,
+        same_depth: false,
+        candidate_model: None,
         best_candidates: 0,
         jobs: 2,
         size: Size::SEVEN,
@@ -145,6 +149,8 @@ fn decisions_group_a_decisions_afterstates_and_pairwise_steps_fit_their_differen
         candidates: 2,
         average_draws: false,
         consistent: false,
+        same_depth: false,
+        candidate_model: None,
         best_candidates: 0,
         jobs: 1,
         size: Size::SEVEN,
@@ -162,4 +168,37 @@ fn decisions_group_a_decisions_afterstates_and_pairwise_steps_fit_their_differen
     }
     let after = pair_error(&model, &data);
     assert!(after < before, "{before} -> {after}");
+}
+
+#[test]
+fn searching_a_decision_to_one_depth_keeps_the_first_decision_and_valid_targets() {
+    let config = |same_depth| DistillConfig {
+        seed: 8,
+        games: 1,
+        nodes: 300,
+        candidates: 2,
+        average_draws: false,
+        consistent: true,
+        same_depth,
+        candidate_model: None,
+        best_candidates: 1,
+        jobs: 1,
+        size: Size::SEVEN,
+    };
+    let teacher = || Searcher::new(LinearEval::trained(), 1);
+    let free = teacher_game(&mut teacher(), &config(false), 0);
+    let same = teacher_game(&mut teacher(), &config(true), 0);
+    // The first decision's afterstates are chosen before any of their searches; later ones
+    // follow root searches whose table those searches filled, so the games part there.
+    for (a, b) in free.iter().zip(&same).take(4) {
+        assert_eq!(a.after, b.after);
+    }
+    assert_eq!(
+        free[0].target, same[0].target,
+        "the first search is the same"
+    );
+    for t in &same {
+        assert!(t.target >= t.after.score() as f32 - 1e-3);
+    }
+    assert!(same.iter().any(|t| t.after.is_over()), "a whole game");
 }

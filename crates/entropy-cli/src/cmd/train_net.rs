@@ -8,7 +8,7 @@ use std::time::Instant;
 use anyhow::{bail, Context, Result};
 use entropy_core::Size;
 use entropy_engine::eval::LinearEval;
-use entropy_engine::eval::{NTupleModel, Weights};
+use entropy_engine::eval::{NTupleEval, NTupleModel, Weights};
 use entropy_engine::search::Searcher;
 use entropy_train::distill::{
     fit_teacher_data, teacher_data, DistillConfig, FitConfig, DISTILL_CURVE_HEADER,
@@ -94,6 +94,16 @@ pub struct Args {
     /// from a shallower search and is biased against the played move.
     #[arg(long, default_value_t = true, action = clap::ArgAction::Set)]
     consistent: bool,
+    /// distill: search all the afterstates of a decision to one depth (the one the first
+    /// search completes within `--teacher-nodes`), so that their leaves fall in the same phase
+    /// and the order of their targets does not carry the evaluation's bias between phases.
+    #[arg(long)]
+    same_depth: bool,
+    /// distill: choose the `--best-candidates` by this `net` model's evaluation instead of the
+    /// linear one (a round of expert iteration: the afterstates a trained agent would pick are
+    /// the ones whose errors decide its play).
+    #[arg(long, value_name = "NET_FILE")]
+    candidates_from: Option<PathBuf>,
     /// distill: step size of a pass of pairwise (ranking) steps after each epoch: the
     /// difference of the values of two afterstates of one decision moves towards the
     /// difference of their targets; 0: none.
@@ -130,6 +140,24 @@ fn run_distill(args: Args) -> Result<ExitCode> {
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .max(1);
+    if args.candidates_from.is_some() && args.best_candidates == 0 {
+        bail!("--candidates-from chooses the --best-candidates: give --best-candidates N too");
+    }
+    let candidate_model = match &args.candidates_from {
+        Some(path) => {
+            let bytes = std::fs::read(path)
+                .with_context(|| format!("cannot read --candidates-from {}", path.display()))?;
+            let model = NTupleModel::from_bytes(&bytes).map_err(|e| {
+                anyhow::anyhow!(
+                    "--candidates-from {}: not a net model: {}",
+                    path.display(),
+                    e.0
+                )
+            })?;
+            Some(NTupleEval::new(model))
+        }
+        None => None,
+    };
     let config = DistillConfig {
         seed: args.seed,
         games: args.teacher_games,
@@ -137,6 +165,8 @@ fn run_distill(args: Args) -> Result<ExitCode> {
         candidates: args.candidates,
         average_draws: args.average_draws,
         consistent: args.consistent,
+        same_depth: args.same_depth,
+        candidate_model,
         best_candidates: args.best_candidates,
         jobs,
         size: Size::SEVEN,
@@ -146,6 +176,8 @@ fn run_distill(args: Args) -> Result<ExitCode> {
         args.seed, args.teacher_games, args.teacher_nodes, args.candidates, args.epochs, args.rate, args.rate_end
     ) + if args.average_draws { " --average-draws" } else { "" }
         + if args.consistent { "" } else { " --consistent false" }
+        + if args.same_depth { " --same-depth" } else { "" }
+        + &match &args.candidates_from { Some(p) => format!(" --candidates-from {}", p.display()), None => String::new() }
         + &if args.best_candidates > 0 { format!(" --best-candidates {}", args.best_candidates) } else { String::new() }
         + &if args.pairwise > 0.0 { format!(" --pairwise {}", args.pairwise) } else { String::new() };
     let started = Instant::now();

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use entropy_core::Position;
 use tract_onnx::prelude::*;
 
-use super::board::{board_input_count, board_inputs};
+use super::board::{board_input_count_with, board_inputs_with};
 
 type Plan = TypedSimplePlan;
 
@@ -15,6 +15,8 @@ type Plan = TypedSimplePlan;
 pub struct BoardNet {
     plan: Arc<Plan>,
     side: usize,
+    /// Whether the model takes the threat map among its inputs (told by their number).
+    threat_map: bool,
 }
 
 impl std::fmt::Debug for BoardNet {
@@ -28,18 +30,31 @@ static SHIPPED: &[u8] = include_bytes!("../../weights/wnet7.onnx");
 
 impl BoardNet {
     /// Reads an ONNX model for boards of `side` cells a side (one input `x` of rows of
-    /// [`board_input_count`] numbers, one output of a value per row).
+    /// [`board_input_count`](super::board::board_input_count) numbers, or of
+    /// [`board_input_count_with`] the threat map; one output of a value per row).
     pub fn from_onnx(bytes: &[u8], side: usize) -> Result<BoardNet, String> {
         let plan = tract_onnx::onnx()
             .model_for_read(&mut std::io::Cursor::new(bytes))
             .and_then(|model| model.into_optimized())
             .and_then(|model| model.into_runnable())
             .map_err(|e| format!("not a usable ONNX model: {e}"))?;
-        let net = BoardNet { plan, side };
-        // Fail now, not in the middle of a game, if the model does not take these inputs.
+        // Fail now, not in the middle of a game, if the model takes neither kind of inputs.
         let position = Position::new(entropy_core::Size::new(side).ok_or("a bad board size")?);
-        net.try_values(&[position])?;
-        Ok(net)
+        let plain = BoardNet {
+            plan,
+            side,
+            threat_map: false,
+        };
+        let error = match plain.try_values(&[position]) {
+            Ok(_) => return Ok(plain),
+            Err(error) => error,
+        };
+        let with_map = BoardNet {
+            threat_map: true,
+            ..plain
+        };
+        with_map.try_values(&[position]).map_err(|_| error)?;
+        Ok(with_map)
     }
 
     /// The shipped network (7x7).
@@ -61,10 +76,10 @@ impl BoardNet {
     }
 
     fn try_values(&self, positions: &[Position]) -> Result<Vec<f64>, String> {
-        let width = board_input_count(self.side);
+        let width = board_input_count_with(self.side, self.threat_map);
         let mut data = vec![0f32; positions.len() * width];
         for (position, row) in positions.iter().zip(data.chunks_mut(width)) {
-            board_inputs(position, row);
+            board_inputs_with(position, self.threat_map, row);
         }
         let input = tract_ndarray::Array2::from_shape_vec((positions.len(), width), data)
             .map_err(|e| e.to_string())?;
