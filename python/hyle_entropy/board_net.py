@@ -186,6 +186,9 @@ class Numpy:
         self.mean = data["mean"]
         self.scale = data["scale"]
         self.layers = [(data[f"w{i}"], data[f"b{i}"]) for i in range(len(data.files) // 2 - 1)]
+        #: Whether the model takes the threat map among its inputs (told by their number, as
+        #: the Rust side tells it).
+        self.threat_map = len(self.mean) == INPUTS + CELLS
 
     def value(self, x: np.ndarray) -> np.ndarray:
         """Order's expected final score for each row of inputs."""
@@ -203,7 +206,7 @@ class Numpy:
         moves = afterstates(position)
         if not moves:
             raise ValueError(f"not a decision: {position!r}")
-        x = board_inputs([after for _, after in moves])
+        x = board_inputs([after for _, after in moves], self.threat_map)
         values = self.value(x)
         order = position.split(" ", 1)[1].startswith("slide")
         best = int(np.argmax(values) if order else np.argmin(values))
