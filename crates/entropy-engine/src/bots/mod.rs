@@ -18,7 +18,7 @@ pub use pass::PassBot;
 pub use random::{random_move, RandomBot};
 pub use search::{SearchBot, SearchOptions, DEFAULT_TABLE_MIB};
 #[cfg(feature = "wnet")]
-pub use wnet::WnetBot;
+pub use wnet::{PnetBot, WnetBot};
 
 use crate::eval::{BotEval, LinearEval};
 use crate::Bot;
@@ -92,9 +92,18 @@ const WNET: BotInfo = BotInfo {
                   the bag and the linear features, trained on the searcher's values), no search",
 };
 
+/// The placement network agent (the `wnet` feature).
+#[cfg(feature = "wnet")]
+const PNET: BotInfo = BotInfo {
+    name: "pnet",
+    description: "each role by a convolutional policy network (one forward pass), else as net; \
+                  experimental: `pnet:model=FILE.onnx[,model=FILE]` \
+                  (python -m hyle_entropy.placement_net)",
+};
+
 /// Every built-in bot, weakest first.
 #[cfg(feature = "wnet")]
-pub const BOTS: &[BotInfo] = bot_list!(WNET);
+pub const BOTS: &[BotInfo] = bot_list!(WNET, PNET);
 
 /// Every built-in bot, weakest first.
 #[cfg(not(feature = "wnet"))]
@@ -245,6 +254,38 @@ fn wnet_bot(name: &str, options: &str, seed: u64) -> Result<Box<dyn Bot>, Unknow
     Ok(Box::new(WnetBot::new(name, net, seed)))
 }
 
+/// The policy network agent: `pnet:model=FILE[,model=FILE]` (ONNX models written by
+/// `python -m hyle_entropy.placement_net`, one per role; a role without one plays as `net`).
+#[cfg(feature = "wnet")]
+fn pnet_bot(name: &str, options: &str, seed: u64) -> Result<Box<dyn Bot>, UnknownBot> {
+    use crate::eval::board_net::PolicyNet;
+    let mut policies = Vec::new();
+    for option in options.split(',').filter(|o| !o.is_empty()) {
+        let Some(path) = option.strip_prefix("model=") else {
+            return Err(UnknownBot(format!(
+                "{name} (bad option {option:?}: use model=FILE.onnx, once per role)"
+            )));
+        };
+        let bytes = std::fs::read(path)
+            .map_err(|e| UnknownBot(format!("{name} (cannot read model {path}: {e})")))?;
+        let net = PolicyNet::from_onnx(&bytes, 7)
+            .map_err(|e| UnknownBot(format!("{name} ({path}: {e})")))?;
+        policies.push(net);
+    }
+    if policies.is_empty() {
+        return Err(UnknownBot(format!(
+            "{name} (give a model: pnet:model=FILE.onnx)"
+        )));
+    }
+    Ok(Box::new(PnetBot::new(name, policies, seed)))
+}
+
+/// Without the `wnet` feature there is no network runtime to run the agent with.
+#[cfg(not(feature = "wnet"))]
+fn pnet_bot(name: &str, _options: &str, _seed: u64) -> Result<Box<dyn Bot>, UnknownBot> {
+    wnet_bot(name, _options, _seed)
+}
+
 /// Without the `wnet` feature there is no network runtime to run the agent with.
 #[cfg(not(feature = "wnet"))]
 fn wnet_bot(name: &str, _options: &str, _seed: u64) -> Result<Box<dyn Bot>, UnknownBot> {
@@ -281,7 +322,10 @@ impl std::error::Error for UnknownBot {}
 /// a colon (see `search_options`): `search:nodes=20000` searches 20000 positions per move.
 pub fn make_bot(name: &str, seed: u64) -> Result<Box<dyn Bot>, UnknownBot> {
     let (base, options) = name.split_once(':').unwrap_or((name, ""));
-    if !options.is_empty() && !base.starts_with("search") && base != "net" && base != "wnet" {
+    if !options.is_empty()
+        && !base.starts_with("search")
+        && !matches!(base, "net" | "wnet" | "pnet")
+    {
         return Err(UnknownBot(format!(
             "{name} (only search bots take options)"
         )));
@@ -303,6 +347,7 @@ pub fn make_bot(name: &str, seed: u64) -> Result<Box<dyn Bot>, UnknownBot> {
         ))),
         "net" => net_bot(name, options, seed),
         "wnet" => wnet_bot(name, options, seed),
+        "pnet" => pnet_bot(name, options, seed),
         "search" | "search-hand" => {
             let mut eval = if base == "search" {
                 LinearEval::trained()

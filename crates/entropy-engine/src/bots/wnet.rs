@@ -6,8 +6,8 @@ use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 use super::best_afterstate;
-use super::net::{best_valued, decider_is_order, play_best};
-use crate::eval::board_net::BoardNet;
+use super::net::{best_valued, decider_is_order, play_best, NetBot};
+use crate::eval::board_net::{BoardNet, PolicyNet};
 use crate::eval::{Evaluator, LinearEval};
 use crate::{Bot, Budget};
 
@@ -64,6 +64,54 @@ impl Bot for WnetBot {
     fn choose(&mut self, position: &Position, _budget: Budget) -> Move {
         let best = self.best(position);
         play_best(best, &mut self.expected, position, &mut self.rng)
+    }
+
+    fn expected_score(&self) -> Option<f64> {
+        self.expected
+    }
+}
+
+/// The experimental agent `pnet`: each role by its policy network where one is given (one
+/// forward pass per decision), otherwise as `net` (one move ahead over the n-tuple evaluation).
+pub struct PnetBot {
+    name: String,
+    policies: Vec<PolicyNet>,
+    fallback: NetBot,
+    expected: Option<f64>,
+}
+
+impl PnetBot {
+    /// The agent over these policy networks (one per role at most).
+    pub fn new(name: &str, policies: Vec<PolicyNet>, seed: u64) -> PnetBot {
+        PnetBot {
+            name: name.to_owned(),
+            policies,
+            fallback: NetBot::new(seed),
+            expected: None,
+        }
+    }
+}
+
+impl Bot for PnetBot {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn new_game(&mut self, size: Size, role: Role) {
+        self.expected = None;
+        self.fallback.new_game(size, role);
+    }
+
+    fn choose(&mut self, position: &Position, budget: Budget) -> Move {
+        if let Some(mv) = self.policies.iter().find_map(|p| p.best_move(position)) {
+            let mut after = *position;
+            after.play_unchecked(mv);
+            self.expected = Some(LinearEval::trained_ref().evaluate(&after));
+            return mv;
+        }
+        let mv = self.fallback.choose(position, budget);
+        self.expected = self.fallback.expected_score();
+        mv
     }
 
     fn expected_score(&self) -> Option<f64> {

@@ -105,3 +105,127 @@ impl BoardNet {
             .collect())
     }
 }
+
+/// A policy network of `pnet`: one logit per move of one role, from the planes of
+/// [`placement_planes`](super::board::placement_planes) (Chaos: one per cell) or
+/// [`slide_planes`](super::board::slide_planes) (Order: one per start cell, direction and
+/// distance, then the pass; see [`slide_index`](super::board::slide_index)). An ONNX model
+/// exported by `python -m hyle_entropy.placement_net` (input `x` of shape (n, planes, side,
+/// side), output (n, moves)); which role it plays is told by its number of input planes.
+#[derive(Clone)]
+pub struct PolicyNet {
+    plan: Arc<Plan>,
+    side: usize,
+    order: bool,
+}
+
+impl std::fmt::Debug for PolicyNet {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let role = if self.order { "Order" } else { "Chaos" };
+        write!(f, "PolicyNet({role}, {}x{})", self.side, self.side)
+    }
+}
+
+impl PolicyNet {
+    /// Reads a policy model for boards of `side` cells a side, and runs it on a test position
+    /// of each role so that a wrong model fails here and not in a game.
+    pub fn from_onnx(bytes: &[u8], side: usize) -> Result<PolicyNet, String> {
+        let plan = tract_onnx::onnx()
+            .model_for_read(&mut std::io::Cursor::new(bytes))
+            .and_then(|model| model.into_optimized())
+            .and_then(|model| model.into_runnable())
+            .map_err(|e| format!("not a usable ONNX model: {e}"))?;
+        let size = entropy_core::Size::new(side).ok_or("a bad board size")?;
+        let mut placing = Position::new(size);
+        placing.play_unchecked(entropy_core::Move::Draw(entropy_core::Colour::ALL[0]));
+        let chaos = PolicyNet {
+            plan,
+            side,
+            order: false,
+        };
+        let error = match chaos.logits(&placing) {
+            Ok(_) => return Ok(chaos),
+            Err(error) => error,
+        };
+        let order = PolicyNet {
+            order: true,
+            ..chaos
+        };
+        let mut sliding = placing;
+        sliding.play_unchecked(entropy_core::Move::Place {
+            colour: entropy_core::Colour::ALL[0],
+            cell: entropy_core::Cell::new(0, 0).expect("a cell"),
+        });
+        order.logits(&sliding).map_err(|_| error)?;
+        Ok(order)
+    }
+
+    /// The side of the boards it was trained for.
+    pub fn side(&self) -> usize {
+        self.side
+    }
+
+    /// Whether it plays Order (else Chaos).
+    pub fn plays_order(&self) -> bool {
+        self.order
+    }
+
+    /// The logit of every move of the role, for a position where that role is to move.
+    pub fn logits(&self, position: &Position) -> Result<Vec<f32>, String> {
+        use super::board::{placement_planes, slide_planes, PLACEMENT_PLANES, SLIDE_PLANES};
+        let cells = self.side * self.side;
+        let (planes, outputs) = if self.order {
+            (SLIDE_PLANES, 4 * (self.side - 1) * cells + 1)
+        } else {
+            (PLACEMENT_PLANES, cells)
+        };
+        let mut data = vec![0f32; planes * cells];
+        if self.order {
+            slide_planes(position, &mut data);
+        } else {
+            placement_planes(position, &mut data);
+        }
+        let input = tract_ndarray::Array4::from_shape_vec((1, planes, self.side, self.side), data)
+            .map_err(|e| e.to_string())?;
+        let output = self
+            .plan
+            .run(tvec!(Tensor::from(input).into()))
+            .map_err(|e| format!("the model failed to run: {e}"))?;
+        let logits = output[0]
+            .to_plain_array_view::<f32>()
+            .map_err(|e| format!("the model's output: {e}"))?;
+        if logits.len() != outputs {
+            return Err(format!(
+                "the model gave {} logits where {outputs} were due",
+                logits.len()
+            ));
+        }
+        Ok(logits.iter().copied().collect())
+    }
+
+    /// The legal move with the highest logit (the first of equals), where the network's role
+    /// is to move on a board of its size; `None` elsewhere.
+    pub fn best_move(&self, position: &Position) -> Option<entropy_core::Move> {
+        let ours = match position.phase() {
+            entropy_core::Phase::Slide => self.order,
+            entropy_core::Phase::Place(_) => !self.order,
+            _ => false,
+        };
+        if !ours || position.size().side() != self.side {
+            return None;
+        }
+        let logits = self.logits(position).ok()?;
+        let mut best: Option<(entropy_core::Move, f32)> = None;
+        for &mv in position.legal_moves().iter() {
+            let index = match mv {
+                entropy_core::Move::Place { cell, .. } => cell.row() * self.side + cell.column(),
+                _ => super::board::slide_index(self.side, mv)?,
+            };
+            let logit = logits[index];
+            if best.is_none_or(|(_, b)| logit > b) {
+                best = Some((mv, logit));
+            }
+        }
+        best.map(|(mv, _)| mv)
+    }
+}
