@@ -169,8 +169,10 @@ fn an_sprt_match_stops_when_it_decides_and_resumes_to_the_same_decision() {
     assert!(summary.contains("30 s (A) / 20 s (B) clock"), "{summary}");
     let games = records(&out_file);
     // Greedy beats random by about 37 points a deal on 5x5: the test decides within a few dozen
-    // deals (a thread may finish a game or two after the decision), far below the 1000 allowed.
-    assert!(games.len() < 100, "{} games", games.len());
+    // deals, far below the 1000 allowed. Deals count in deal order, so on a loaded machine
+    // (the other tests run beside this one) a thread that runs ahead may have played many
+    // more games when the decision comes: 135 were seen once.
+    assert!(games.len() < 300, "{} games", games.len());
     let last = games.last().unwrap();
     assert_eq!(last["match"]["clock_b_ms"], 20_000);
     let sprt = &last["sprt"];

@@ -47,3 +47,36 @@ fn the_bot_plays_legal_moves_and_reports_a_bad_model() {
     let error = BoardNet::from_onnx(b"not a model", 7).unwrap_err();
     assert!(error.contains("not a usable ONNX model"), "{error}");
 }
+
+#[test]
+fn the_shipped_placement_policy_places_on_empty_cells_only() {
+    use entropy_core::{Move, Phase, Position, Size};
+    use entropy_engine::eval::board_net::PolicyNet;
+    let bytes = include_bytes!("../weights/pnet7-chaos.onnx");
+    let net = PolicyNet::from_onnx(bytes, 7).expect("the shipped policy loads");
+    assert!(!net.plays_order());
+    let mut bot = make_bot(
+        concat!(
+            "pnet:model=",
+            env!("CARGO_MANIFEST_DIR"),
+            "/weights/pnet7-chaos.onnx"
+        ),
+        1,
+    )
+    .expect("pnet with the shipped model");
+    let mut position = Position::new(Size::SEVEN);
+    let mut rng = <rand_xoshiro::Xoshiro256PlusPlus as rand::SeedableRng>::seed_from_u64(5);
+    while !position.is_over() {
+        let mv = match position.phase() {
+            Phase::Place(_) => {
+                let mv = net.best_move(&position).expect("a placement");
+                assert!(matches!(mv, Move::Place { .. }));
+                assert!(position.legal_moves().iter().any(|&m| m == mv));
+                assert_eq!(net.best_move(&position), Some(mv), "deterministic");
+                bot.choose(&position, Budget::UNLIMITED)
+            }
+            _ => entropy_engine::bots::random_move(&position, &mut rng),
+        };
+        position.play_unchecked(mv);
+    }
+}
