@@ -52,8 +52,7 @@ fn the_bot_plays_legal_moves_and_reports_a_bad_model() {
 fn the_shipped_placement_policy_places_on_empty_cells_only() {
     use entropy_core::{Move, Phase, Position, Size};
     use entropy_engine::eval::board_net::PolicyNet;
-    let bytes = include_bytes!("../weights/pnet7-chaos.onnx");
-    let net = PolicyNet::from_onnx(bytes, 7).expect("the shipped policy loads");
+    let net = PolicyNet::shipped_chaos();
     assert!(!net.plays_order());
     let mut bot = make_bot(
         concat!(
@@ -64,6 +63,12 @@ fn the_shipped_placement_policy_places_on_empty_cells_only() {
         1,
     )
     .expect("pnet with the shipped model");
+    let model = concat!(env!("CARGO_MANIFEST_DIR"), "/weights/pnet7-chaos.onnx");
+    let twice = make_bot(&format!("pnet:model={model},model={model}"), 1).err();
+    assert!(
+        twice.is_some_and(|e| e.0.contains("second model for Chaos")),
+        "two Chaos models are refused"
+    );
     let mut position = Position::new(Size::SEVEN);
     let mut rng = <rand_xoshiro::Xoshiro256PlusPlus as rand::SeedableRng>::seed_from_u64(5);
     while !position.is_over() {

@@ -96,8 +96,8 @@ const WNET: BotInfo = BotInfo {
 #[cfg(feature = "wnet")]
 const PNET: BotInfo = BotInfo {
     name: "pnet",
-    description: "each role by a convolutional policy network (one forward pass), else as net; \
-                  experimental: `pnet:model=FILE.onnx[,model=FILE]` \
+    description: "Chaos by a convolutional policy network (one forward pass a placement), \
+                  Order as net; experimental: `pnet:model=FILE.onnx[,model=FILE]` for others \
                   (python -m hyle_entropy.placement_net)",
 };
 
@@ -254,8 +254,9 @@ fn wnet_bot(name: &str, options: &str, seed: u64) -> Result<Box<dyn Bot>, Unknow
     Ok(Box::new(WnetBot::new(name, net, seed)))
 }
 
-/// The policy network agent: `pnet:model=FILE[,model=FILE]` (ONNX models written by
-/// `python -m hyle_entropy.placement_net`, one per role; a role without one plays as `net`).
+/// The policy network agent: the shipped Chaos policy, or `pnet:model=FILE[,model=FILE]` (ONNX
+/// models written by `python -m hyle_entropy.placement_net`, one per role; a role without one
+/// plays as `net`).
 #[cfg(feature = "wnet")]
 fn pnet_bot(name: &str, options: &str, seed: u64) -> Result<Box<dyn Bot>, UnknownBot> {
     use crate::eval::board_net::PolicyNet;
@@ -270,12 +271,19 @@ fn pnet_bot(name: &str, options: &str, seed: u64) -> Result<Box<dyn Bot>, Unknow
             .map_err(|e| UnknownBot(format!("{name} (cannot read model {path}: {e})")))?;
         let net = PolicyNet::from_onnx(&bytes, 7)
             .map_err(|e| UnknownBot(format!("{name} ({path}: {e})")))?;
+        if policies
+            .iter()
+            .any(|p: &PolicyNet| p.plays_order() == net.plays_order())
+        {
+            return Err(UnknownBot(format!(
+                "{name} ({path} is a second model for {}: give one model per role)",
+                if net.plays_order() { "Order" } else { "Chaos" }
+            )));
+        }
         policies.push(net);
     }
     if policies.is_empty() {
-        return Err(UnknownBot(format!(
-            "{name} (give a model: pnet:model=FILE.onnx)"
-        )));
+        policies.push(PolicyNet::shipped_chaos());
     }
     Ok(Box::new(PnetBot::new(name, policies, seed)))
 }

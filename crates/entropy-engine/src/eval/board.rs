@@ -66,13 +66,29 @@ pub fn board_inputs_with(position: &Position, threat_map: bool, out: &mut [f32])
     }
     at += FEATURES;
     if threat_map {
-        for_each_touching_slide(position, |_, to, gain| {
-            let slot = &mut out[at + to.row() * side + to.column()];
-            *slot = slot.max(gain as f32);
-        });
+        write_threat_map(position, 1.0, &mut out[at..at + side * side]);
         at += side * side;
     }
     out[at] = LinearEval::trained_ref().evaluate(position) as f32;
+}
+
+/// The threat map into `map` (one number per cell, row by row): the most a slide ending on
+/// the cell adds to Order's score now (0 where none gains), times `scale`.
+fn write_threat_map(position: &Position, scale: f32, map: &mut [f32]) {
+    let side = position.size().side();
+    for_each_touching_slide(position, |_, to, gain| {
+        let slot = &mut map[to.row() * side + to.column()];
+        *slot = slot.max(gain as f32 * scale);
+    });
+}
+
+/// One plane per colour (in `planes`, plane after plane), each filled with that colour's chips
+/// left in the bag, in sevenths.
+fn write_bag_planes(position: &Position, planes: &mut [f32]) {
+    let cells = planes.len() / Colour::ALL.len();
+    for (plane, colour) in planes.chunks_mut(cells).zip(Colour::ALL) {
+        plane.fill(f32::from(position.bag().count(colour)) / 7.0);
+    }
 }
 
 /// Planes of [`placement_planes`]: one 7x7 (side x side) plane each.
@@ -132,19 +148,10 @@ pub fn placement_planes(position: &Position, out: &mut [f32]) {
             }
         }
     }
-    for_each_touching_slide(position, |_, to, gain| {
-        let slot = &mut out[11 * cells + to.row() * side + to.column()];
-        *slot = slot.max(gain as f32 / 10.0);
-    });
-    let broadcast = |out: &mut [f32], plane: usize, value: f32| {
-        out[plane * cells..(plane + 1) * cells].fill(value);
-    };
-    broadcast(out, 12, f32::from(position.bag().count(drawn)) / 7.0);
-    broadcast(out, 13, position.placed() as f32 / cells as f32);
-    for colour in Colour::ALL {
-        let count = f32::from(position.bag().count(colour)) / 7.0;
-        broadcast(out, 14 + colour.index(), count);
-    }
+    write_threat_map(position, 0.1, &mut out[11 * cells..12 * cells]);
+    out[12 * cells..13 * cells].fill(f32::from(position.bag().count(drawn)) / 7.0);
+    out[13 * cells..14 * cells].fill(position.placed() as f32 / cells as f32);
+    write_bag_planes(position, &mut out[14 * cells..21 * cells]);
 }
 
 /// Planes of [`slide_planes`].
@@ -227,16 +234,10 @@ pub fn slide_planes(position: &Position, out: &mut [f32]) {
             None => out[7 * cells + at] = 1.0,
         }
     }
-    for_each_touching_slide(position, |_, to, gain| {
-        let slot = &mut out[32 * cells + to.row() * side + to.column()];
-        *slot = slot.max(gain as f32 / 10.0);
-    });
+    write_threat_map(position, 0.1, &mut out[32 * cells..33 * cells]);
     out[33 * cells..34 * cells].fill((pass - best) / 10.0);
     out[34 * cells..35 * cells].fill(position.placed() as f32 / cells as f32);
-    for colour in Colour::ALL {
-        let plane = 35 + colour.index();
-        out[plane * cells..(plane + 1) * cells].fill(f32::from(position.bag().count(colour)) / 7.0);
-    }
+    write_bag_planes(position, &mut out[35 * cells..42 * cells]);
 }
 
 #[cfg(test)]

@@ -10,6 +10,38 @@ use super::board::{board_input_count_with, board_inputs_with};
 
 type Plan = TypedSimplePlan;
 
+/// Reads and optimises an ONNX model for running.
+fn load_plan(bytes: &[u8]) -> Result<Arc<Plan>, String> {
+    tract_onnx::onnx()
+        .model_for_read(&mut std::io::Cursor::new(bytes))
+        .and_then(|model| model.into_optimized())
+        .and_then(|model| model.into_runnable())
+        .map_err(|e| format!("not a usable ONNX model: {e}"))
+}
+
+/// Runs a model on one input and hands back its first output's numbers, `expected` of them
+/// (`what` names them in the error otherwise).
+fn run_plan(
+    plan: &Arc<Plan>,
+    input: Tensor,
+    expected: usize,
+    what: &str,
+) -> Result<Vec<f32>, String> {
+    let output = plan
+        .run(tvec!(input.into()))
+        .map_err(|e| format!("the model failed to run: {e}"))?;
+    let numbers = output[0]
+        .to_plain_array_view::<f32>()
+        .map_err(|e| format!("the model's output: {e}"))?;
+    if numbers.len() != expected {
+        return Err(format!(
+            "the model gave {} numbers for {expected} {what}",
+            numbers.len()
+        ));
+    }
+    Ok(numbers.iter().copied().collect())
+}
+
 /// A loaded network: Order's expected final score of positions, many at a time.
 #[derive(Clone)]
 pub struct BoardNet {
@@ -33,11 +65,7 @@ impl BoardNet {
     /// [`board_input_count`](super::board::board_input_count) numbers, or of
     /// [`board_input_count_with`] the threat map; one output of a value per row).
     pub fn from_onnx(bytes: &[u8], side: usize) -> Result<BoardNet, String> {
-        let plan = tract_onnx::onnx()
-            .model_for_read(&mut std::io::Cursor::new(bytes))
-            .and_then(|model| model.into_optimized())
-            .and_then(|model| model.into_runnable())
-            .map_err(|e| format!("not a usable ONNX model: {e}"))?;
+        let plan = load_plan(bytes)?;
         // Fail now, not in the middle of a game, if the model takes neither kind of inputs.
         let position = Position::new(entropy_core::Size::new(side).ok_or("a bad board size")?);
         let plain = BoardNet {
@@ -83,20 +111,7 @@ impl BoardNet {
         }
         let input = tract_ndarray::Array2::from_shape_vec((positions.len(), width), data)
             .map_err(|e| e.to_string())?;
-        let output = self
-            .plan
-            .run(tvec!(Tensor::from(input).into()))
-            .map_err(|e| format!("the model failed to run: {e}"))?;
-        let values = output[0]
-            .to_plain_array_view::<f32>()
-            .map_err(|e| format!("the model's output: {e}"))?;
-        if values.len() != positions.len() {
-            return Err(format!(
-                "the model gave {} values for {} positions",
-                values.len(),
-                positions.len()
-            ));
-        }
+        let values = run_plan(&self.plan, input.into(), positions.len(), "positions")?;
         // The value is never below the score: Order may always pass from here on.
         Ok(values
             .iter()
@@ -130,11 +145,7 @@ impl PolicyNet {
     /// Reads a policy model for boards of `side` cells a side, and runs it on a test position
     /// of each role so that a wrong model fails here and not in a game.
     pub fn from_onnx(bytes: &[u8], side: usize) -> Result<PolicyNet, String> {
-        let plan = tract_onnx::onnx()
-            .model_for_read(&mut std::io::Cursor::new(bytes))
-            .and_then(|model| model.into_optimized())
-            .and_then(|model| model.into_runnable())
-            .map_err(|e| format!("not a usable ONNX model: {e}"))?;
+        let plan = load_plan(bytes)?;
         let size = entropy_core::Size::new(side).ok_or("a bad board size")?;
         let mut placing = Position::new(size);
         placing.play_unchecked(entropy_core::Move::Draw(entropy_core::Colour::ALL[0]));
@@ -160,6 +171,14 @@ impl PolicyNet {
         Ok(order)
     }
 
+    /// The shipped Chaos policy (7x7, `crates/entropy-engine/weights/pnet7-chaos.onnx`).
+    pub fn shipped_chaos() -> PolicyNet {
+        static BYTES: &[u8] = include_bytes!("../../weights/pnet7-chaos.onnx");
+        static NET: std::sync::OnceLock<PolicyNet> = std::sync::OnceLock::new();
+        NET.get_or_init(|| PolicyNet::from_onnx(BYTES, 7).expect("the shipped policy loads"))
+            .clone()
+    }
+
     /// The side of the boards it was trained for.
     pub fn side(&self) -> usize {
         self.side
@@ -170,7 +189,18 @@ impl PolicyNet {
         self.order
     }
 
-    /// The logit of every move of the role, for a position where that role is to move.
+    /// Whether the network's role is to move in `position`, on a board of its size.
+    fn moves_in(&self, position: &Position) -> bool {
+        let ours = match position.phase() {
+            entropy_core::Phase::Slide => self.order,
+            entropy_core::Phase::Place(_) => !self.order,
+            _ => false,
+        };
+        ours && position.size().side() == self.side
+    }
+
+    /// The logit of every move of the role, for a position where that role is to move (an
+    /// error elsewhere).
     pub fn logits(&self, position: &Position) -> Result<Vec<f32>, String> {
         use super::board::{placement_planes, slide_planes, PLACEMENT_PLANES, SLIDE_PLANES};
         let cells = self.side * self.side;
@@ -179,6 +209,13 @@ impl PolicyNet {
         } else {
             (PLACEMENT_PLANES, cells)
         };
+        if !self.moves_in(position) {
+            return Err(format!(
+                "a {} policy cannot choose in a position where {:?} is next",
+                if self.order { "Order" } else { "Chaos" },
+                position.phase()
+            ));
+        }
         let mut data = vec![0f32; planes * cells];
         if self.order {
             slide_planes(position, &mut data);
@@ -187,31 +224,13 @@ impl PolicyNet {
         }
         let input = tract_ndarray::Array4::from_shape_vec((1, planes, self.side, self.side), data)
             .map_err(|e| e.to_string())?;
-        let output = self
-            .plan
-            .run(tvec!(Tensor::from(input).into()))
-            .map_err(|e| format!("the model failed to run: {e}"))?;
-        let logits = output[0]
-            .to_plain_array_view::<f32>()
-            .map_err(|e| format!("the model's output: {e}"))?;
-        if logits.len() != outputs {
-            return Err(format!(
-                "the model gave {} logits where {outputs} were due",
-                logits.len()
-            ));
-        }
-        Ok(logits.iter().copied().collect())
+        run_plan(&self.plan, input.into(), outputs, "moves")
     }
 
     /// The legal move with the highest logit (the first of equals), where the network's role
     /// is to move on a board of its size; `None` elsewhere.
     pub fn best_move(&self, position: &Position) -> Option<entropy_core::Move> {
-        let ours = match position.phase() {
-            entropy_core::Phase::Slide => self.order,
-            entropy_core::Phase::Place(_) => !self.order,
-            _ => false,
-        };
-        if !ours || position.size().side() != self.side {
+        if !self.moves_in(position) {
             return None;
         }
         let logits = self.logits(position).ok()?;
