@@ -3,7 +3,7 @@ one forward pass per decision. A small convolutional network over the planes the
 writes (``placement_planes``: the chips, the drawn colour, the linear evaluation of each
 placement, immediate gains, Order's threat map, the bag) gives one logit per cell; Chaos plays
 the empty cell with the highest. Trained by imitation of the searcher's placements (the data of
-``cargo run --release -p entropy-train --example placement_data``), with every sample turned by
+``entropy policy-data``), with every sample turned by
 a random symmetry of the board and its colours renamed at random.
 
 Rows and columns matter whole in this game (palindromes run along them), so every block mixes
@@ -11,7 +11,10 @@ each cell with its whole row and column (1x13 and 13x1 convolutions) as well as 
 The logits start as the linear one-move lookahead's (a learned multiple of plane 9), so before
 any training the network plays as ``search:depth=1`` does as Chaos.
 
+    entropy policy-data --games 3000 --out /tmp/pl
     python -m hyle_entropy.placement_net train --data /tmp/pl --out pnet.onnx
+
+``scripts/train_pnet.sh`` runs both.
 
 Training needs torch and onnx.
 """
@@ -188,7 +191,10 @@ def train(args: argparse.Namespace) -> None:
     torch.set_num_threads(args.threads)
     rng = np.random.default_rng(args.seed)
     slides = args.role == "order"
-    x, y = load(Path(args.data), slides)
+    parts = [load(Path(prefix), slides) for prefix in args.data]
+    x = np.concatenate([p[0] for p in parts]) if len(parts) > 1 else parts[0][0]
+    y = np.concatenate([p[1] for p in parts]) if len(parts) > 1 else parts[0][1]
+    del parts
     n = len(y)
     held = max(1, n // 10)
     xt, yt = torch.from_numpy(x[:-held].copy()), torch.from_numpy(y[:-held])
@@ -258,10 +264,12 @@ def main(argv: Sequence[str] | None = None) -> None:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
     t = sub.add_parser("train", help="fit the network to the searcher's placements")
-    t.add_argument("--data", required=True, help="PREFIX of PREFIX.x and PREFIX.y (placement_data)")
+    t.add_argument("--data", required=True, nargs="+", metavar="PREFIX",
+                   help="PREFIX of PREFIX.x and PREFIX.y (entropy policy-data --out PREFIX); several are joined in order, "
+                   "and the last 10%% of the whole is held out")
     t.add_argument("--out", default="pnet.onnx", help="the ONNX model to write after every epoch")
     t.add_argument("--role", choices=["chaos", "order"], default="chaos",
-                   help="Chaos's placements (placement_data) or Order's slides (placement_data ... order)")
+                   help="Chaos's placements or Order's slides (entropy policy-data --role order)")
     t.add_argument("--epochs", type=int, default=10)
     t.add_argument("--batch", type=int, default=256)
     t.add_argument("--lr", type=float, default=2e-3)

@@ -31,6 +31,7 @@ enum Command {
     Bench(cmd::bench::Args),
     Train(cmd::train::Args),
     TrainNet(cmd::train_net::Args),
+    PolicyData(cmd::policy_data::Args),
     Bots(cmd::bots::Args),
     Analyse(cmd::analyse::Args),
 }
@@ -50,6 +51,7 @@ fn main() -> ExitCode {
         Command::Bench(args) => cmd::bench::run(args),
         Command::Train(args) => cmd::train::run(args),
         Command::TrainNet(args) => cmd::train_net::run(args),
+        Command::PolicyData(args) => cmd::policy_data::run(args),
         Command::Bots(args) => cmd::bots::run(args),
         Command::Analyse(args) => cmd::analyse::run(args),
     };

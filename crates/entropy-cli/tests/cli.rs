@@ -677,3 +677,82 @@ fn analyse_reviews_a_match_file_and_a_transcript() {
         text(&out.stderr)
     );
 }
+
+#[test]
+fn policy_data_writes_games_in_order_and_resumes_after_an_interruption() {
+    let dir = scratch("policy-data");
+    let prefix = |name: &str| dir.join(name).display().to_string();
+    let run = |out: &str, games: &str, extra: &[&str]| {
+        let mut args = vec![
+            "policy-data",
+            "--games",
+            games,
+            "--nodes",
+            "300",
+            "--out",
+            out,
+        ];
+        args.extend_from_slice(extra);
+        args.push("--quiet");
+        entropy(&args, "")
+    };
+    let read = |p: &str, suffix: &str| std::fs::read(format!("{p}.{suffix}")).unwrap();
+    let whole = prefix("whole");
+    assert!(run(&whole, "4", &["-j", "2"]).status.success());
+    let log = String::from_utf8(read(&whole, "games")).unwrap();
+    assert_eq!(
+        log.lines().collect::<Vec<_>>(),
+        [
+            "# entropy policy-data --role chaos --nodes 300 --first-seed 0",
+            "0 49",
+            "1 49",
+            "2 49",
+            "3 49"
+        ]
+    );
+    assert_eq!(read(&whole, "y").len(), 4 * 49);
+    assert_eq!(read(&whole, "x").len(), 4 * 49 * 21 * 49 * 4);
+
+    // Two games, then an interruption in the middle of the third: half its planes written
+    // and its log line cut short. The rerun drops both and plays on to the same bytes.
+    let parts = prefix("parts");
+    assert!(run(&parts, "2", &["-j", "1"]).status.success());
+    let example = 21 * 49 * 4;
+    let mut x = std::fs::OpenOptions::new()
+        .append(true)
+        .open(format!("{parts}.x"))
+        .unwrap();
+    x.write_all(&vec![7; example * 3]).unwrap();
+    let mut games = std::fs::OpenOptions::new()
+        .append(true)
+        .open(format!("{parts}.games"))
+        .unwrap();
+    games.write_all(b"2 4").unwrap();
+    let out = run(&parts, "4", &["-j", "2"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    for suffix in ["x", "y", "games"] {
+        assert!(
+            read(&parts, suffix) == read(&whole, suffix),
+            "{suffix} differs"
+        );
+    }
+    let out = run(&parts, "4", &[]);
+    assert!(text(&out.stdout).contains("nothing to do"));
+
+    // Other settings on the same files, or files that do not belong together, are refused.
+    let out = run(&parts, "5", &["--role", "order"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("--role chaos"),
+        "{}",
+        text(&out.stderr)
+    );
+    std::fs::write(format!("{parts}.y"), b"").unwrap();
+    let out = run(&parts, "5", &[]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("do not belong together"),
+        "{}",
+        text(&out.stderr)
+    );
+}

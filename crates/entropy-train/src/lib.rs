@@ -10,6 +10,7 @@
 
 pub mod distill;
 pub mod fit;
+pub mod policy;
 pub mod td;
 
 use std::sync::atomic::{AtomicUsize, Ordering};

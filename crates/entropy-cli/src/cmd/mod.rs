@@ -9,6 +9,7 @@ pub mod ladder;
 pub mod matches;
 pub mod perft;
 pub mod play;
+pub mod policy_data;
 pub mod score;
 pub mod serve;
 pub mod train;

@@ -1,0 +1,213 @@
+//! `entropy policy-data`: teacher data for the policy network `pnet`.
+
+use std::fs::{File, OpenOptions};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+use anyhow::{bail, Context, Result};
+use entropy_arena::deal::shuffled_bag;
+use entropy_core::Role;
+use entropy_engine::eval::LinearEval;
+use entropy_engine::search::Searcher;
+use entropy_train::policy::{label_bytes, policy_games, policy_planes};
+use indicatif::{ProgressBar, ProgressStyle};
+
+/// Write teacher data for the policy network (`pnet`): the searcher plays itself and each
+/// decision of one role is written as its input planes and the move the searcher chose.
+///
+/// Three files: PREFIX.x (each decision's planes, little-endian f32: 21 planes of the board for
+/// Chaos, 42 for Order), PREFIX.y (each decision's move: a cell, one byte, for Chaos; a slide
+/// index, two bytes, for Order) and PREFIX.games (the settings, then a line per game: its deal
+/// seed and decisions). Game i is played on deal `--first-seed + i` (the deals of `entropy
+/// match --seed`), games are written in order as they finish, and running the same command
+/// again resumes after the last whole game (a larger `--games` adds games). Then train with
+/// `python -m hyle_entropy.placement_net train --data PREFIX`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Whose decisions: chaos (placements) or order (slides).
+    #[arg(long, default_value = "chaos", value_parser = ["chaos", "order"])]
+    role: String,
+    /// Games in all.
+    #[arg(long, default_value_t = 3000)]
+    games: usize,
+    /// Positions each of the teacher's searches visits.
+    #[arg(long, default_value_t = 20_000)]
+    nodes: u64,
+    /// The first game's deal seed.
+    #[arg(long, default_value_t = 0)]
+    first_seed: u64,
+    /// Threads [default: the number of CPUs].
+    #[arg(long, short)]
+    jobs: Option<usize>,
+    /// Where to write PREFIX.x, PREFIX.y and PREFIX.games (and resume from).
+    #[arg(long, default_value = "policy")]
+    out: PathBuf,
+    /// No progress bar.
+    #[arg(long)]
+    quiet: bool,
+}
+
+pub fn run(args: Args) -> Result<ExitCode> {
+    let role = if args.role == "order" {
+        Role::Order
+    } else {
+        Role::Chaos
+    };
+    let size = entropy_core::Size::SEVEN;
+    let file = |suffix: &str| {
+        let mut name = args.out.clone().into_os_string();
+        name.push(format!(".{suffix}"));
+        PathBuf::from(name)
+    };
+    let settings = format!(
+        "# entropy policy-data --role {role} --nodes {} --first-seed {}",
+        args.nodes, args.first_seed
+    );
+    let done = resume(&file("games"), &settings, args.first_seed)?;
+    let decisions: usize = done.iter().sum();
+    let example_bytes = (policy_planes(role) * size.cells() * 4) as u64;
+    let mut planes = open_at(&file("x"), decisions as u64 * example_bytes)?;
+    let mut labels = open_at(&file("y"), (decisions * label_bytes(role)) as u64)?;
+    let mut games = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(file("games"))
+        .with_context(|| format!("cannot open {}", file("games").display()))?;
+    if done.is_empty() {
+        writeln!(games, "{settings}")?;
+    }
+    let start = done.len();
+    if start >= args.games {
+        println!(
+            "{} already holds {start} games ({decisions} decisions): nothing to do",
+            file("games").display()
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
+    let bar = if args.quiet {
+        ProgressBar::hidden()
+    } else {
+        ProgressBar::new(args.games as u64)
+    };
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{bar:40} {pos}/{len} games  {elapsed_precise} elapsed, ~{eta} left",
+        )
+        .expect("a valid template"),
+    );
+    bar.set_position(start as u64);
+    bar.reset_eta();
+    let jobs = args.jobs.unwrap_or_else(|| {
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+    });
+    let started = Instant::now();
+    let mut written = decisions;
+    policy_games(
+        size,
+        args.games - start,
+        jobs,
+        args.nodes,
+        role,
+        || Searcher::new(LinearEval::trained(), 16),
+        |i| shuffled_bag(size, args.first_seed + (start + i) as u64),
+        |i, game| -> Result<()> {
+            // The game's line goes last: a game counts only once its examples are written.
+            planes.write_all(&game.plane_bytes())?;
+            labels.write_all(&game.labels)?;
+            planes.flush()?;
+            labels.flush()?;
+            let seed = args.first_seed + (start + i) as u64;
+            writeln!(games, "{seed} {}", game.decisions)?;
+            written += game.decisions;
+            bar.inc(1);
+            Ok(())
+        },
+    )
+    .with_context(|| format!("cannot write the data to {}.*", args.out.display()))?;
+    bar.finish_and_clear();
+    println!(
+        "{} games, {written} {role} decisions in {}.x / .y ({:.0} s for {} new games)",
+        args.games,
+        args.out.display(),
+        started.elapsed().as_secs_f64(),
+        args.games - start
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The decisions of each game already in the log, after checking that it was written with
+/// the same settings and its games follow each other from `first_seed`. A last line cut short
+/// by an interruption is cut off the log (its game is played again).
+fn resume(log: &Path, settings: &str, first_seed: u64) -> Result<Vec<usize>> {
+    let text = match std::fs::read_to_string(log) {
+        Ok(text) => text,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(error) => return Err(error).with_context(|| format!("cannot read {}", log.display())),
+    };
+    let mut done = Vec::new();
+    let mut whole = 0;
+    for (n, line) in text.split_inclusive('\n').enumerate() {
+        let at = || format!("{} line {}", log.display(), n + 1);
+        if !line.ends_with('\n') {
+            break;
+        }
+        whole += line.len();
+        let line = line.trim_end();
+        if n == 0 {
+            if line != settings {
+                bail!(
+                    "{} holds data made as `{}`, not `{}`: choose another --out or the same settings",
+                    log.display(),
+                    line.trim_start_matches("# "),
+                    settings.trim_start_matches("# ")
+                );
+            }
+            continue;
+        }
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        let parsed = match fields[..] {
+            [seed, decisions] => seed
+                .parse::<u64>()
+                .ok()
+                .zip(decisions.parse::<usize>().ok()),
+            _ => None,
+        };
+        let Some((seed, decisions)) = parsed else {
+            bail!("{}: expected `SEED DECISIONS`, found {line:?}", at());
+        };
+        let due = first_seed + done.len() as u64;
+        if seed != due {
+            bail!("{}: game of seed {seed} where seed {due} was due", at());
+        }
+        done.push(decisions);
+    }
+    if whole < text.len() {
+        open_at(log, whole as u64)?;
+    }
+    Ok(done)
+}
+
+/// Opens a data file for appending after its first `length` bytes, cutting off what an
+/// interrupted run wrote beyond them; a file shorter than that is an error (the data and the
+/// log disagree).
+fn open_at(path: &Path, length: u64) -> Result<File> {
+    let file = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .with_context(|| format!("cannot open {}", path.display()))?;
+    let have = file.metadata()?.len();
+    if have < length {
+        bail!(
+            "{} holds {have} bytes where its log counts {length}: the files do not belong together",
+            path.display()
+        );
+    }
+    file.set_len(length)
+        .with_context(|| format!("cannot cut {} to its whole games", path.display()))?;
+    Ok(file)
+}

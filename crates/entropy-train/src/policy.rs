@@ -1,0 +1,238 @@
+//! Teacher data for the policy network (`pnet`): the searcher plays itself, a node limit per
+//! move, and every decision of one role becomes a training example: the position's input
+//! planes ([`placement_planes`] for Chaos, [`slide_planes`] for Order) and the move the
+//! teacher chose (a cell, one byte, for Chaos; a [`slide_index`], two little-endian bytes, for
+//! Order). Games run on several threads and come back in game order, so the data depend on
+//! the deals and the node limit only.
+
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
+
+use entropy_core::{Colour, Move, Phase, Position, Role, Size};
+use entropy_engine::eval::board::{
+    placement_planes, slide_index, slide_planes, PLACEMENT_PLANES, SLIDE_PLANES,
+};
+use entropy_engine::eval::Evaluator;
+use entropy_engine::search::{Limits, Searcher};
+
+/// The planes per cell of one example of `role`'s decisions.
+pub fn policy_planes(role: Role) -> usize {
+    match role {
+        Role::Chaos => PLACEMENT_PLANES,
+        Role::Order => SLIDE_PLANES,
+    }
+}
+
+/// The bytes of one label of `role`'s decisions.
+pub fn label_bytes(role: Role) -> usize {
+    match role {
+        Role::Chaos => 1,
+        Role::Order => 2,
+    }
+}
+
+/// One game's examples of one role.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PolicyGame {
+    /// The input planes of each decision, one after another.
+    pub planes: Vec<f32>,
+    /// The teacher's move of each decision, [`label_bytes`] bytes each.
+    pub labels: Vec<u8>,
+    /// The decisions.
+    pub decisions: usize,
+}
+
+impl PolicyGame {
+    /// The planes as little-endian bytes, as the data file holds them.
+    pub fn plane_bytes(&self) -> Vec<u8> {
+        self.planes.iter().flat_map(|v| v.to_le_bytes()).collect()
+    }
+}
+
+/// Plays one game of the teacher against itself on a board of `size` with the chips of
+/// `deal` (drawn in its order, one per cell) and returns `role`'s decisions. The searcher's
+/// table is cleared first, so a game depends on its deal and `nodes` alone.
+pub fn policy_game<E: Evaluator>(
+    searcher: &mut Searcher<E>,
+    size: Size,
+    deal: &[Colour],
+    nodes: u64,
+    role: Role,
+) -> PolicyGame {
+    let cells = size.cells();
+    let mut position = Position::new(size);
+    let mut game = PolicyGame::default();
+    let mut drawn = deal.iter().copied();
+    searcher.clear();
+    while !position.is_over() {
+        let mv = match position.phase() {
+            Phase::Draw => Move::Draw(drawn.next().expect("a chip for every cell")),
+            Phase::Place(_) | Phase::Slide => {
+                let mv = searcher.search(&position, Limits::nodes(nodes)).best;
+                if position.phase().role() == Some(role) {
+                    record(&position, mv, role, cells, &mut game);
+                }
+                mv
+            }
+            Phase::Over => unreachable!("the loop stops"),
+        };
+        position.play_unchecked(mv);
+    }
+    game
+}
+
+/// Appends one decision's planes and label.
+fn record(position: &Position, mv: Move, role: Role, cells: usize, game: &mut PolicyGame) {
+    let start = game.planes.len();
+    game.planes.resize(start + policy_planes(role) * cells, 0.0);
+    let out = &mut game.planes[start..];
+    match (role, mv) {
+        (Role::Chaos, Move::Place { cell, .. }) => {
+            placement_planes(position, out);
+            let side = position.size().side();
+            game.labels.push((cell.row() * side + cell.column()) as u8);
+        }
+        (Role::Order, _) => {
+            slide_planes(position, out);
+            let index = slide_index(position.size().side(), mv).expect("Order slides or passes");
+            game.labels.extend((index as u16).to_le_bytes());
+        }
+        (Role::Chaos, _) => unreachable!("Chaos places"),
+    }
+    game.decisions += 1;
+}
+
+/// Plays games `0..games` on `jobs` threads (each with its own searcher made by `teacher`;
+/// game `i` on the chips of `deal(i)`) and hands each to `write` in game order, as soon as it
+/// and every game before it are done. Stops at the first error `write` returns.
+#[allow(clippy::too_many_arguments)]
+pub fn policy_games<E: Evaluator, W>(
+    size: Size,
+    games: usize,
+    jobs: usize,
+    nodes: u64,
+    role: Role,
+    teacher: impl Fn() -> Searcher<E> + Sync,
+    deal: impl Fn(usize) -> Vec<Colour> + Sync,
+    mut write: impl FnMut(usize, PolicyGame) -> Result<(), W>,
+) -> Result<(), W> {
+    let next = AtomicUsize::new(0);
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let (send, receive) = mpsc::channel();
+    std::thread::scope(|scope| {
+        for _ in 0..jobs.clamp(1, games.max(1)) {
+            let send = send.clone();
+            let (next, stop, teacher, deal) = (&next, &stop, &teacher, &deal);
+            scope.spawn(move || {
+                let mut searcher = teacher();
+                while !stop.load(Ordering::Relaxed) {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= games {
+                        break;
+                    }
+                    let game = policy_game(&mut searcher, size, &deal(i), nodes, role);
+                    if send.send((i, game)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(send);
+        // Games finish out of order; each waits here until those before it are written.
+        let mut waiting = BTreeMap::new();
+        let mut due = 0;
+        for (i, game) in receive {
+            waiting.insert(i, game);
+            while let Some(game) = waiting.remove(&due) {
+                if let Err(error) = write(due, game) {
+                    stop.store(true, Ordering::Relaxed);
+                    return Err(error);
+                }
+                due += 1;
+            }
+        }
+        Ok(())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use entropy_engine::eval::LinearEval;
+
+    fn deal(seed: usize) -> Vec<Colour> {
+        // A fixed order that differs by seed: enough for these tests.
+        let size = Size::SEVEN;
+        let mut chips: Vec<Colour> = size
+            .game_colours()
+            .flat_map(|c| std::iter::repeat_n(c, size.side()))
+            .collect();
+        let n = chips.len();
+        chips.rotate_left(seed % n);
+        chips
+    }
+
+    #[test]
+    fn every_decision_of_the_role_is_an_example_of_its_layout() {
+        let mut searcher = Searcher::new(LinearEval::trained(), 1);
+        let chaos = policy_game(&mut searcher, Size::SEVEN, &deal(3), 200, Role::Chaos);
+        assert_eq!(chaos.decisions, 49);
+        assert_eq!(chaos.labels.len(), 49);
+        assert_eq!(chaos.planes.len(), 49 * PLACEMENT_PLANES * 49);
+        assert!(chaos.labels.iter().all(|&cell| cell < 49));
+        let order = policy_game(&mut searcher, Size::SEVEN, &deal(3), 200, Role::Order);
+        assert_eq!(order.decisions, 48);
+        assert_eq!(order.labels.len(), 2 * 48);
+        assert_eq!(order.planes.len(), 48 * SLIDE_PLANES * 49);
+    }
+
+    #[test]
+    fn games_come_back_in_order_whatever_the_threads() {
+        let run = |jobs| {
+            let mut out = Vec::new();
+            policy_games(
+                Size::SEVEN,
+                5,
+                jobs,
+                100,
+                Role::Chaos,
+                || Searcher::new(LinearEval::trained(), 1),
+                deal,
+                |i, game| {
+                    out.push((i, game));
+                    Ok::<(), ()>(())
+                },
+            )
+            .unwrap();
+            out
+        };
+        let one = run(1);
+        assert_eq!(one.iter().map(|g| g.0).collect::<Vec<_>>(), [0, 1, 2, 3, 4]);
+        assert_eq!(one, run(3));
+    }
+
+    #[test]
+    fn an_error_from_the_writer_stops_the_games() {
+        let mut written = 0;
+        let result = policy_games(
+            Size::SEVEN,
+            50,
+            2,
+            100,
+            Role::Chaos,
+            || Searcher::new(LinearEval::trained(), 1),
+            deal,
+            |i, _| {
+                written += 1;
+                if i == 1 {
+                    Err("disk full")
+                } else {
+                    Ok(())
+                }
+            },
+        );
+        assert_eq!(result, Err("disk full"));
+        assert_eq!(written, 2);
+    }
+}
