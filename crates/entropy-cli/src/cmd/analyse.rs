@@ -14,7 +14,7 @@ use entropy_core::{Move, Position, Role, Size};
 use entropy_engine::eval::LinearEval;
 use entropy_engine::search::analysis::Decision;
 use entropy_engine::search::{Limits, Searcher};
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::ProgressBar;
 use serde_json::{json, Value};
 
 /// Review recorded games: for every decision, the best move by the searcher, its expected final
@@ -105,7 +105,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 .count()
         })
         .sum();
-    let bar = progress_bar(args.json, decisions_total as u64);
+    let bar = super::progress_bar(args.json, decisions_total as u64, 0, "decisions");
     let started = Instant::now();
     let mut summary = Summary::default();
     let mut failed = 0;
@@ -159,20 +159,6 @@ pub fn run(args: Args) -> Result<ExitCode> {
 fn paths_text(paths: &[PathBuf]) -> String {
     let names: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
     names.join(", ")
-}
-
-fn progress_bar(hidden: bool, total: u64) -> ProgressBar {
-    if hidden {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::new(total);
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{bar:40} {pos}/{len} decisions  {elapsed_precise} elapsed, ~{eta} left",
-        )
-        .expect("a valid template"),
-    );
-    bar
 }
 
 fn review(

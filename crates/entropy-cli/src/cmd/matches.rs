@@ -13,7 +13,6 @@ use entropy_arena::record::{read_records, GameRecord, MatchKey};
 use entropy_arena::sprt::{MatchSprt, SprtConfig, SprtStatus};
 use entropy_arena::stats::{summarize, MeanCi, Summary};
 use entropy_arena::tournament::{MatchConfig, Task};
-use indicatif::{ProgressBar, ProgressStyle};
 
 /// Play a match between two players on paired deals and summarise it.
 ///
@@ -199,7 +198,7 @@ pub fn play_match(
         .append(true)
         .open(path)
         .with_context(|| format!("cannot open {} for writing", path.display()))?;
-    let bar = progress_bar(quiet, config.deals as u64 * 2, done.len() as u64);
+    let bar = super::progress_bar(quiet, config.deals as u64 * 2, done.len() as u64, "games");
     let mut write_error = None;
     config.run(&tasks, |mut record| {
         if let Some(test) = &mut test {
@@ -298,21 +297,6 @@ fn load_previous(path: &Path, key: &MatchKey) -> Result<Vec<GameRecord>> {
             .with_context(|| format!("cannot replace {}", path.display()))?;
     }
     Ok(file.records)
-}
-
-fn progress_bar(quiet: bool, total: u64, done: u64) -> ProgressBar {
-    if quiet {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::new(total);
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{bar:40} {pos}/{len} games  {elapsed_precise} elapsed, ~{eta} left{msg}",
-        )
-        .expect("a valid template"),
-    );
-    bar.set_position(done);
-    bar
 }
 
 pub fn format_ci(ci: &Option<MeanCi>) -> String {

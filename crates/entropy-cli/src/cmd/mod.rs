@@ -17,6 +17,25 @@ pub mod train_net;
 
 use anyhow::{bail, Result};
 use entropy_core::Size;
+use indicatif::{ProgressBar, ProgressStyle};
+
+/// A progress bar over `total` `items` (a label such as "games", which may carry more of
+/// indicatif's template after it), starting at `done`; hidden when `quiet`. Its message, if any,
+/// goes at the end of the line.
+pub fn progress_bar(quiet: bool, total: u64, done: u64, items: &str) -> ProgressBar {
+    if quiet {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(total);
+    bar.set_style(
+        ProgressStyle::with_template(&format!(
+            "{{bar:40}} {{pos}}/{{len}} {items}  {{elapsed_precise}} elapsed, ~{{eta}} left{{msg}}"
+        ))
+        .expect("a valid template"),
+    );
+    bar.set_position(done);
+    bar
+}
 
 /// Reads a board side given on the command line.
 pub fn parse_size(side: usize) -> Result<Size> {

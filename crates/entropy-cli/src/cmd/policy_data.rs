@@ -12,7 +12,6 @@ use entropy_core::Role;
 use entropy_engine::eval::LinearEval;
 use entropy_engine::search::Searcher;
 use entropy_train::policy::{label_bytes, policy_games, policy_planes};
-use indicatif::{ProgressBar, ProgressStyle};
 
 /// Write teacher data for the policy network (`pnet`): the searcher plays itself and each
 /// decision of one role is written as its input planes and the move the searcher chose.
@@ -86,18 +85,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         );
         return Ok(ExitCode::SUCCESS);
     }
-    let bar = if args.quiet {
-        ProgressBar::hidden()
-    } else {
-        ProgressBar::new(args.games as u64)
-    };
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{bar:40} {pos}/{len} games  {elapsed_precise} elapsed, ~{eta} left",
-        )
-        .expect("a valid template"),
-    );
-    bar.set_position(start as u64);
+    let bar = super::progress_bar(args.quiet, args.games as u64, start as u64, "games");
     bar.reset_eta();
     let jobs = args.jobs.unwrap_or_else(|| {
         std::thread::available_parallelism()

@@ -5,7 +5,6 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Context, Result};
 use entropy_train::{train, TrainConfig};
-use indicatif::{ProgressBar, ProgressStyle};
 
 /// Fit the evaluation weights by self-play of the searching bot.
 ///
@@ -78,17 +77,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
         tree_samples: args.tree_samples,
         ..TrainConfig::default()
     };
-    let bar = if args.quiet {
-        ProgressBar::hidden()
-    } else {
-        ProgressBar::new((config.games * config.generations) as u64)
-    };
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{bar:40} {pos}/{len} self-play games  {elapsed_precise} elapsed, ~{eta} left",
-        )
-        .expect("a valid template"),
-    );
+    let total = (config.games * config.generations) as u64;
+    let bar = super::progress_bar(args.quiet, total, 0, "self-play games");
     let command = format!(
         "entropy train --seed {} --games {} --generations {} --nodes {} --ridge {} --lambda {} --tree-samples {} --start {}",
         args.seed, args.games, args.generations, args.nodes, args.ridge, args.lambda, args.tree_samples, args.start

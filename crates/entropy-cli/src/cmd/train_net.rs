@@ -16,7 +16,6 @@ use entropy_train::distill::{
 use entropy_train::td::{
     against_greedy, apply_batch, feature_scales, play_batch, rate_at, TdConfig,
 };
-use indicatif::{ProgressBar, ProgressStyle};
 
 /// Train the learned agent (`net`): TD(0) on afterstates in self-play.
 ///
@@ -181,17 +180,7 @@ fn run_distill(args: Args) -> Result<ExitCode> {
         + &if args.best_candidates > 0 { format!(" --best-candidates {}", args.best_candidates) } else { String::new() }
         + &if args.pairwise > 0.0 { format!(" --pairwise {}", args.pairwise) } else { String::new() };
     let started = Instant::now();
-    let bar = if args.quiet {
-        ProgressBar::hidden()
-    } else {
-        ProgressBar::new(args.teacher_games as u64)
-    };
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{bar:40} {pos}/{len} teacher games  {elapsed_precise} elapsed, ~{eta} left",
-        )
-        .expect("a valid template"),
-    );
+    let bar = super::progress_bar(args.quiet, args.teacher_games as u64, 0, "teacher games");
     let data = teacher_data(&config, || Searcher::new(LinearEval::trained(), 4), &|| {
         bar.inc(1)
     });
@@ -274,18 +263,12 @@ fn run_td(args: Args) -> Result<ExitCode> {
     if done > 0 {
         println!("resuming from {} after {done} games", args.out.display());
     }
-    let bar = if args.quiet {
-        ProgressBar::hidden()
-    } else {
-        ProgressBar::new(args.games as u64)
-    };
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{bar:40} {pos}/{len} self-play games  {per_sec}  {elapsed_precise} elapsed, ~{eta} left  {msg}",
-        )
-        .expect("a valid template"),
+    let bar = super::progress_bar(
+        args.quiet,
+        args.games as u64,
+        done as u64,
+        "self-play games  {per_sec}",
     );
-    bar.set_position(done as u64);
     let started = Instant::now();
     let mut window = (0usize, 0f64, 0u64, 0usize); // decisions, squared error sum, score sum, games
     let mut window_start = Instant::now();
@@ -313,7 +296,7 @@ fn run_td(args: Args) -> Result<ExitCode> {
                 window.2 as f64 / window.3 as f64,
             );
             bar.set_message(format!(
-                "vs greedy: {as_order:.1} as Order, {conceded:.1} conceded"
+                "  vs greedy: {as_order:.1} as Order, {conceded:.1} conceded"
             ));
             bar.suspend(|| {
                 println!(
