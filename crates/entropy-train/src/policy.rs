@@ -6,7 +6,7 @@
 //! the deals and the node limit only.
 
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 
 use entropy_core::{Colour, Move, Phase, Position, Role, Size};
@@ -15,6 +15,7 @@ use entropy_engine::eval::board::{
 };
 use entropy_engine::eval::Evaluator;
 use entropy_engine::search::{Limits, Searcher};
+use entropy_engine::{Bot, Budget};
 
 /// The planes per cell of one example of `role`'s decisions.
 pub fn policy_planes(role: Role) -> usize {
@@ -53,31 +54,46 @@ impl PolicyGame {
 /// Plays one game of the teacher against itself on a board of `size` with the chips of
 /// `deal` (drawn in its order, one per cell) and returns `role`'s decisions. The searcher's
 /// table is cleared first, so a game depends on its deal and `nodes` alone.
+///
+/// With a `student`, the student plays `role` instead and every one of its decisions is
+/// labelled with the move the teacher would have played there (DAgger: examples from the
+/// positions the student's own play reaches, where its mistakes lead).
 pub fn policy_game<E: Evaluator>(
     searcher: &mut Searcher<E>,
     size: Size,
     deal: &[Colour],
     nodes: u64,
     role: Role,
+    mut student: Option<&mut dyn Bot>,
 ) -> PolicyGame {
     let cells = size.cells();
     let mut position = Position::new(size);
     let mut game = PolicyGame::default();
     let mut drawn = deal.iter().copied();
     searcher.clear();
+    if let Some(student) = student.as_deref_mut() {
+        student.new_game(size, role);
+    }
     while !position.is_over() {
         let mv = match position.phase() {
             Phase::Draw => Move::Draw(drawn.next().expect("a chip for every cell")),
             Phase::Place(_) | Phase::Slide => {
                 let mv = searcher.search(&position, Limits::nodes(nodes)).best;
-                if position.phase().role() == Some(role) {
+                if position.phase().role() != Some(role) {
+                    mv
+                } else {
                     record(&position, mv, role, cells, &mut game);
+                    match student.as_deref_mut() {
+                        Some(student) => student.choose(&position, Budget::UNLIMITED),
+                        None => mv,
+                    }
                 }
-                mv
             }
             Phase::Over => unreachable!("the loop stops"),
         };
-        position.play_unchecked(mv);
+        if let Err(error) = position.play(mv) {
+            panic!("the student played {mv:?}: {error}");
+        }
     }
     game
 }
@@ -103,35 +119,62 @@ fn record(position: &Position, mv: Move, role: Role, cells: usize, game: &mut Po
     game.decisions += 1;
 }
 
-/// Plays games `0..games` on `jobs` threads (each with its own searcher made by `teacher`;
-/// game `i` on the chips of `deal(i)`) and hands each to `write` in game order, as soon as it
-/// and every game before it are done. Stops at the first error `write` returns.
-#[allow(clippy::too_many_arguments)]
+/// What [`policy_games`] plays.
+#[derive(Clone, Copy, Debug)]
+pub struct PolicyDataConfig {
+    /// The board.
+    pub size: Size,
+    /// Games in all.
+    pub games: usize,
+    /// Threads.
+    pub jobs: usize,
+    /// Positions each of the teacher's searches visits.
+    pub nodes: u64,
+    /// Whose decisions become examples.
+    pub role: Role,
+}
+
+/// Plays games `0..games` on `jobs` threads (each with its own searcher made by `teacher` and
+/// student, if any, made by `student`; game `i` on the chips of `deal(i)`) and hands each to
+/// `write` in game order, as soon as it and every game before it are done. Stops at the first
+/// error `write` returns.
 pub fn policy_games<E: Evaluator, W>(
-    size: Size,
-    games: usize,
-    jobs: usize,
-    nodes: u64,
-    role: Role,
+    config: PolicyDataConfig,
     teacher: impl Fn() -> Searcher<E> + Sync,
+    student: impl Fn() -> Option<Box<dyn Bot>> + Sync,
     deal: impl Fn(usize) -> Vec<Colour> + Sync,
     mut write: impl FnMut(usize, PolicyGame) -> Result<(), W>,
 ) -> Result<(), W> {
+    let PolicyDataConfig {
+        size,
+        games,
+        jobs,
+        nodes,
+        role,
+    } = config;
     let next = AtomicUsize::new(0);
-    let stop = std::sync::atomic::AtomicBool::new(false);
+    let stop = AtomicBool::new(false);
     let (send, receive) = mpsc::channel();
     std::thread::scope(|scope| {
         for _ in 0..jobs.clamp(1, games.max(1)) {
             let send = send.clone();
-            let (next, stop, teacher, deal) = (&next, &stop, &teacher, &deal);
+            let (next, stop, teacher, student, deal) = (&next, &stop, &teacher, &student, &deal);
             scope.spawn(move || {
                 let mut searcher = teacher();
+                let mut student = student();
                 while !stop.load(Ordering::Relaxed) {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     if i >= games {
                         break;
                     }
-                    let game = policy_game(&mut searcher, size, &deal(i), nodes, role);
+                    let game = policy_game(
+                        &mut searcher,
+                        size,
+                        &deal(i),
+                        nodes,
+                        role,
+                        student.as_mut().map(|s| s.as_mut() as &mut dyn Bot),
+                    );
                     if send.send((i, game)).is_err() {
                         break;
                     }
@@ -173,15 +216,44 @@ mod tests {
         chips
     }
 
+    fn config(games: usize, jobs: usize) -> PolicyDataConfig {
+        PolicyDataConfig {
+            size: Size::SEVEN,
+            games,
+            jobs,
+            nodes: 100,
+            role: Role::Chaos,
+        }
+    }
+
+    #[test]
+    fn a_student_plays_its_role_and_the_teacher_labels_it() {
+        let mut searcher = Searcher::new(LinearEval::trained(), 1);
+        let mut student = entropy_engine::make_bot("greedy", 1).unwrap();
+        let taught = policy_game(&mut searcher, Size::SEVEN, &deal(5), 200, Role::Chaos, None);
+        let dagger = policy_game(
+            &mut searcher,
+            Size::SEVEN,
+            &deal(5),
+            200,
+            Role::Chaos,
+            Some(student.as_mut()),
+        );
+        assert_eq!(dagger.decisions, 49);
+        // The first position is the same, so is its label; then greedy's play departs.
+        assert_eq!(dagger.labels[0], taught.labels[0]);
+        assert_ne!(dagger.planes, taught.planes);
+    }
+
     #[test]
     fn every_decision_of_the_role_is_an_example_of_its_layout() {
         let mut searcher = Searcher::new(LinearEval::trained(), 1);
-        let chaos = policy_game(&mut searcher, Size::SEVEN, &deal(3), 200, Role::Chaos);
+        let chaos = policy_game(&mut searcher, Size::SEVEN, &deal(3), 200, Role::Chaos, None);
         assert_eq!(chaos.decisions, 49);
         assert_eq!(chaos.labels.len(), 49);
         assert_eq!(chaos.planes.len(), 49 * PLACEMENT_PLANES * 49);
         assert!(chaos.labels.iter().all(|&cell| cell < 49));
-        let order = policy_game(&mut searcher, Size::SEVEN, &deal(3), 200, Role::Order);
+        let order = policy_game(&mut searcher, Size::SEVEN, &deal(3), 200, Role::Order, None);
         assert_eq!(order.decisions, 48);
         assert_eq!(order.labels.len(), 2 * 48);
         assert_eq!(order.planes.len(), 48 * SLIDE_PLANES * 49);
@@ -192,12 +264,9 @@ mod tests {
         let run = |jobs| {
             let mut out = Vec::new();
             policy_games(
-                Size::SEVEN,
-                5,
-                jobs,
-                100,
-                Role::Chaos,
+                config(5, jobs),
                 || Searcher::new(LinearEval::trained(), 1),
+                || None,
                 deal,
                 |i, game| {
                     out.push((i, game));
@@ -216,12 +285,9 @@ mod tests {
     fn an_error_from_the_writer_stops_the_games() {
         let mut written = 0;
         let result = policy_games(
-            Size::SEVEN,
-            50,
-            2,
-            100,
-            Role::Chaos,
+            config(50, 2),
             || Searcher::new(LinearEval::trained(), 1),
+            || None,
             deal,
             |i, _| {
                 written += 1;

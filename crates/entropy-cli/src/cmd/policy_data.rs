@@ -10,8 +10,9 @@ use anyhow::{bail, Context, Result};
 use entropy_arena::deal::shuffled_bag;
 use entropy_core::Role;
 use entropy_engine::eval::LinearEval;
+use entropy_engine::make_bot;
 use entropy_engine::search::Searcher;
-use entropy_train::policy::{label_bytes, policy_games, policy_planes};
+use entropy_train::policy::{label_bytes, policy_games, policy_planes, PolicyDataConfig};
 
 /// Write teacher data for the policy network (`pnet`): the searcher plays itself and each
 /// decision of one role is written as its input planes and the move the searcher chose.
@@ -43,6 +44,12 @@ pub struct Args {
     /// Where to write PREFIX.x, PREFIX.y and PREFIX.games (and resume from).
     #[arg(long, default_value = "policy")]
     out: PathBuf,
+    /// A bot that plays the role instead of the teacher, every one of its decisions labelled
+    /// with the teacher's move (DAgger): e.g. `pnet` in a `--features wnet` build, so that the
+    /// examples come from the positions the trained policy reaches. One per thread: a bot that
+    /// plays at random makes the data depend on the threads.
+    #[arg(long, value_name = "BOT")]
+    student: Option<String>,
     /// No progress bar.
     #[arg(long)]
     quiet: bool,
@@ -60,10 +67,16 @@ pub fn run(args: Args) -> Result<ExitCode> {
         name.push(format!(".{suffix}"));
         PathBuf::from(name)
     };
-    let settings = format!(
+    if let Some(name) = &args.student {
+        make_bot(name, args.first_seed).map_err(|e| anyhow::anyhow!("--student: {e}"))?;
+    }
+    let mut settings = format!(
         "# entropy policy-data --role {role} --nodes {} --first-seed {}",
         args.nodes, args.first_seed
     );
+    if let Some(name) = &args.student {
+        settings += &format!(" --student {name}");
+    }
     let done = resume(&file("games"), &settings, args.first_seed)?;
     let decisions: usize = done.iter().sum();
     let example_bytes = (policy_planes(role) * size.cells() * 4) as u64;
@@ -94,13 +107,20 @@ pub fn run(args: Args) -> Result<ExitCode> {
     });
     let started = Instant::now();
     let mut written = decisions;
-    policy_games(
+    let config = PolicyDataConfig {
         size,
-        args.games - start,
+        games: args.games - start,
         jobs,
-        args.nodes,
+        nodes: args.nodes,
         role,
+    };
+    policy_games(
+        config,
         || Searcher::new(LinearEval::trained(), 16),
+        || {
+            let name = args.student.as_deref()?;
+            make_bot(name, args.first_seed).ok()
+        },
         |i| shuffled_bag(size, args.first_seed + (start + i) as u64),
         |i, game| -> Result<()> {
             // The game's line goes last: a game counts only once its examples are written.
