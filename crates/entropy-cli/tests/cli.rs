@@ -755,4 +755,33 @@ fn policy_data_writes_games_in_order_and_resumes_after_an_interruption() {
         "{}",
         text(&out.stderr)
     );
+
+    // Data files without their log are not overwritten.
+    let orphan = prefix("orphan");
+    std::fs::write(format!("{orphan}.x"), b"someone's data").unwrap();
+    let out = run(&orphan, "1", &[]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("is missing"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(read(&orphan, "x"), b"someone's data");
+
+    // A student plays Chaos (the teacher labels its decisions); its name is in the settings.
+    let student = prefix("student");
+    let out = run(&student, "1", &["--student", "greedy"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let log = String::from_utf8(read(&student, "games")).unwrap();
+    assert!(log.starts_with(
+        "# entropy policy-data --role chaos --nodes 300 --first-seed 0 --student greedy\n"
+    ));
+    assert_ne!(read(&student, "x"), read(&whole, "x")[..21 * 49 * 4 * 49]);
+    let out = run(&prefix("nobody"), "1", &["--student", "nobody"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("--student: unknown bot"),
+        "{}",
+        text(&out.stderr)
+    );
 }

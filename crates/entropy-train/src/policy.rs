@@ -51,13 +51,37 @@ impl PolicyGame {
     }
 }
 
+/// A student's move that the rules do not allow: the game stops there.
+#[derive(Clone, Debug, PartialEq)]
+pub struct IllegalStudentMove {
+    /// The student's name.
+    pub student: String,
+    /// Its move.
+    pub mv: Move,
+    /// Why the rules refuse it.
+    pub problem: String,
+}
+
+impl std::fmt::Display for IllegalStudentMove {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "the student {} played {:?}, which is illegal: {}",
+            self.student, self.mv, self.problem
+        )
+    }
+}
+
+impl std::error::Error for IllegalStudentMove {}
+
 /// Plays one game of the teacher against itself on a board of `size` with the chips of
 /// `deal` (drawn in its order, one per cell) and returns `role`'s decisions. The searcher's
 /// table is cleared first, so a game depends on its deal and `nodes` alone.
 ///
 /// With a `student`, the student plays `role` instead and every one of its decisions is
 /// labelled with the move the teacher would have played there (DAgger: examples from the
-/// positions the student's own play reaches, where its mistakes lead).
+/// positions the student's own play reaches, where its mistakes lead); an illegal move of the
+/// student ends the game with an error.
 pub fn policy_game<E: Evaluator>(
     searcher: &mut Searcher<E>,
     size: Size,
@@ -65,7 +89,7 @@ pub fn policy_game<E: Evaluator>(
     nodes: u64,
     role: Role,
     mut student: Option<&mut dyn Bot>,
-) -> PolicyGame {
+) -> Result<PolicyGame, IllegalStudentMove> {
     let cells = size.cells();
     let mut position = Position::new(size);
     let mut game = PolicyGame::default();
@@ -92,10 +116,15 @@ pub fn policy_game<E: Evaluator>(
             Phase::Over => unreachable!("the loop stops"),
         };
         if let Err(error) = position.play(mv) {
-            panic!("the student played {mv:?}: {error}");
+            // The teacher's and the deal's moves are legal: only a student's can be refused.
+            return Err(IllegalStudentMove {
+                student: student.map_or_else(String::new, |s| s.name().to_owned()),
+                mv,
+                problem: error.to_string(),
+            });
         }
     }
-    game
+    Ok(game)
 }
 
 /// Appends one decision's planes and label.
@@ -137,8 +166,8 @@ pub struct PolicyDataConfig {
 /// Plays games `0..games` on `jobs` threads (each with its own searcher made by `teacher` and
 /// student, if any, made by `student`; game `i` on the chips of `deal(i)`) and hands each to
 /// `write` in game order, as soon as it and every game before it are done. Stops at the first
-/// error `write` returns.
-pub fn policy_games<E: Evaluator, W>(
+/// error `write` returns or the first illegal move of a student.
+pub fn policy_games<E: Evaluator, W: From<IllegalStudentMove>>(
     config: PolicyDataConfig,
     teacher: impl Fn() -> Searcher<E> + Sync,
     student: impl Fn() -> Option<Box<dyn Bot>> + Sync,
@@ -188,7 +217,7 @@ pub fn policy_games<E: Evaluator, W>(
         for (i, game) in receive {
             waiting.insert(i, game);
             while let Some(game) = waiting.remove(&due) {
-                if let Err(error) = write(due, game) {
+                if let Err(error) = game.map_err(W::from).and_then(|game| write(due, game)) {
                     stop.store(true, Ordering::Relaxed);
                     return Err(error);
                 }
@@ -216,6 +245,35 @@ mod tests {
         chips
     }
 
+    /// What a test's writer can fail with.
+    #[derive(Debug, PartialEq)]
+    enum Failure {
+        Disk(&'static str),
+        Student(IllegalStudentMove),
+    }
+
+    impl From<IllegalStudentMove> for Failure {
+        fn from(error: IllegalStudentMove) -> Failure {
+            Failure::Student(error)
+        }
+    }
+
+    /// A student that passes where it must place.
+    struct Passer;
+
+    impl Bot for Passer {
+        fn name(&self) -> &str {
+            "passer"
+        }
+        fn new_game(&mut self, _size: Size, _role: Role) {}
+        fn choose(&mut self, _position: &Position, _budget: Budget) -> Move {
+            Move::Pass
+        }
+        fn expected_score(&self) -> Option<f64> {
+            None
+        }
+    }
+
     fn config(games: usize, jobs: usize) -> PolicyDataConfig {
         PolicyDataConfig {
             size: Size::SEVEN,
@@ -230,7 +288,8 @@ mod tests {
     fn a_student_plays_its_role_and_the_teacher_labels_it() {
         let mut searcher = Searcher::new(LinearEval::trained(), 1);
         let mut student = entropy_engine::make_bot("greedy", 1).unwrap();
-        let taught = policy_game(&mut searcher, Size::SEVEN, &deal(5), 200, Role::Chaos, None);
+        let taught =
+            policy_game(&mut searcher, Size::SEVEN, &deal(5), 200, Role::Chaos, None).unwrap();
         let dagger = policy_game(
             &mut searcher,
             Size::SEVEN,
@@ -238,7 +297,8 @@ mod tests {
             200,
             Role::Chaos,
             Some(student.as_mut()),
-        );
+        )
+        .unwrap();
         assert_eq!(dagger.decisions, 49);
         // The first position is the same, so is its label; then greedy's play departs.
         assert_eq!(dagger.labels[0], taught.labels[0]);
@@ -248,12 +308,14 @@ mod tests {
     #[test]
     fn every_decision_of_the_role_is_an_example_of_its_layout() {
         let mut searcher = Searcher::new(LinearEval::trained(), 1);
-        let chaos = policy_game(&mut searcher, Size::SEVEN, &deal(3), 200, Role::Chaos, None);
+        let chaos =
+            policy_game(&mut searcher, Size::SEVEN, &deal(3), 200, Role::Chaos, None).unwrap();
         assert_eq!(chaos.decisions, 49);
         assert_eq!(chaos.labels.len(), 49);
         assert_eq!(chaos.planes.len(), 49 * PLACEMENT_PLANES * 49);
         assert!(chaos.labels.iter().all(|&cell| cell < 49));
-        let order = policy_game(&mut searcher, Size::SEVEN, &deal(3), 200, Role::Order, None);
+        let order =
+            policy_game(&mut searcher, Size::SEVEN, &deal(3), 200, Role::Order, None).unwrap();
         assert_eq!(order.decisions, 48);
         assert_eq!(order.labels.len(), 2 * 48);
         assert_eq!(order.planes.len(), 48 * SLIDE_PLANES * 49);
@@ -270,7 +332,7 @@ mod tests {
                 deal,
                 |i, game| {
                     out.push((i, game));
-                    Ok::<(), ()>(())
+                    Ok::<(), Failure>(())
                 },
             )
             .unwrap();
@@ -292,13 +354,37 @@ mod tests {
             |i, _| {
                 written += 1;
                 if i == 1 {
-                    Err("disk full")
+                    Err(Failure::Disk("disk full"))
                 } else {
                     Ok(())
                 }
             },
         );
-        assert_eq!(result, Err("disk full"));
+        assert_eq!(result, Err(Failure::Disk("disk full")));
         assert_eq!(written, 2);
+    }
+
+    #[test]
+    fn an_illegal_move_of_the_student_is_an_error_not_a_panic() {
+        let mut written = 0;
+        let result = policy_games(
+            config(3, 2),
+            || Searcher::new(LinearEval::trained(), 1),
+            || Some(Box::new(Passer) as Box<dyn Bot>),
+            deal,
+            |_, _| {
+                written += 1;
+                Ok(())
+            },
+        );
+        let Err(Failure::Student(error)) = result else {
+            panic!("expected the student's illegal move, got {result:?}");
+        };
+        assert_eq!(error.mv, Move::Pass);
+        assert!(
+            error.to_string().contains("the student passer played Pass"),
+            "{error}"
+        );
+        assert_eq!(written, 0);
     }
 }

@@ -77,6 +77,16 @@ pub fn run(args: Args) -> Result<ExitCode> {
     if let Some(name) = &args.student {
         settings += &format!(" --student {name}");
     }
+    let fresh = !file("games").exists();
+    for data in [file("x"), file("y")] {
+        if fresh && data.metadata().is_ok_and(|m| m.len() > 0) {
+            bail!(
+                "{} holds data but {} is missing: choose another --out (nothing was changed)",
+                data.display(),
+                file("games").display()
+            );
+        }
+    }
     let done = resume(&file("games"), &settings, args.first_seed)?;
     let decisions: usize = done.iter().sum();
     let example_bytes = (policy_planes(role) * size.cells() * 4) as u64;
@@ -135,7 +145,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             Ok(())
         },
     )
-    .with_context(|| format!("cannot write the data to {}.*", args.out.display()))?;
+    .with_context(|| format!("policy data for {}.* stopped", args.out.display()))?;
     bar.finish_and_clear();
     println!(
         "{} games, {written} {role} decisions in {}.x / .y ({:.0} s for {} new games)",
