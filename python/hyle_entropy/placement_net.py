@@ -201,6 +201,9 @@ def train(args: argparse.Namespace) -> None:
     xv, yv = torch.from_numpy(x[-held:].copy()), torch.from_numpy(y[-held:])
     print(f"{n} placements, {held} held out", file=sys.stderr)
     net = build(args.width, args.blocks, slides)
+    if args.init:
+        load_onnx_weights(net, args.init)
+        print(f"weights from {args.init}", file=sys.stderr)
     opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=1e-4)
     steps = args.epochs * ((n - held) // args.batch)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=max(steps, 1))
@@ -242,6 +245,25 @@ def train(args: argparse.Namespace) -> None:
         export(net, Path(args.out), SLIDE_PLANES if slides else PLANES)
 
 
+def load_onnx_weights(net, model: Path) -> None:
+    """Starts `net` from the weights of a model this module exported (fine-tuning): ONNX keeps
+    the parameters under their torch names; a model of another shape is an error."""
+    import onnx
+    import torch
+    from onnx import numpy_helper
+
+    weights = {i.name: numpy_helper.to_array(i) for i in onnx.load(str(model)).graph.initializer}
+    state = net.state_dict()
+    missing = [name for name in state if name not in weights]
+    wrong = [name for name in state if name in weights and tuple(weights[name].shape) != tuple(state[name].shape)]
+    if missing or wrong:
+        raise SystemExit(
+            f"{model}: not a model of this shape (missing {missing[:3]}, other shapes {wrong[:3]}); "
+            "give the same --role, --width and --blocks"
+        )
+    net.load_state_dict({name: torch.from_numpy(weights[name].copy()) for name in state})
+
+
 def export(net, out: Path, planes: int) -> None:
     import torch
 
@@ -277,6 +299,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     t.add_argument("--blocks", type=int, default=4)
     t.add_argument("--threads", type=int, default=2)
     t.add_argument("--seed", type=int, default=2026)
+    t.add_argument("--init", type=Path, metavar="MODEL.onnx",
+                   help="start from this model's weights (fine-tuning; the same role, width and blocks)")
     args = parser.parse_args(argv)
     if args.command == "train":
         train(args)

@@ -784,4 +784,23 @@ fn policy_data_writes_games_in_order_and_resumes_after_an_interruption() {
         "{}",
         text(&out.stderr)
     );
+
+    // Greedy plays Order and the teacher assumes it: the same data whatever the threads.
+    let against = |name: &str, jobs: &str| {
+        let against = prefix(name);
+        let flags = ["--opponent", "greedy", "--assume-greedy", "-j", jobs];
+        let out = run(&against, "3", &flags);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        against
+    };
+    let (one, two) = (against("greedy1", "1"), against("greedy2", "2"));
+    let log = String::from_utf8(read(&one, "games")).unwrap();
+    assert!(log.starts_with(
+        "# entropy policy-data --role chaos --nodes 300 --first-seed 0 --opponent greedy \
+         --assume-greedy\n"
+    ));
+    for suffix in ["x", "y", "games"] {
+        assert!(read(&one, suffix) == read(&two, suffix), "{suffix} differs");
+    }
+    assert_ne!(read(&one, "x"), read(&whole, "x")[..3 * 21 * 49 * 4 * 49]);
 }

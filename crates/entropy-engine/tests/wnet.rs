@@ -85,3 +85,51 @@ fn the_shipped_placement_policy_places_on_empty_cells_only() {
         position.play_unchecked(mv);
     }
 }
+
+#[test]
+fn pnet_plays_its_greedy_policy_only_against_a_greedy_opponent() {
+    use entropy_core::{Phase, Position, Role, Size};
+    use entropy_engine::bots::PnetBot;
+    use entropy_engine::eval::board_net::PolicyNet;
+    use entropy_engine::Bot;
+    // Chaos's moves over a game against this Order: did pnet switch to its greedy policy?
+    let switched = |order: &str| {
+        let mut pnet = PnetBot::new(
+            "pnet",
+            vec![PolicyNet::shipped_chaos()],
+            vec![PolicyNet::shipped_chaos()],
+            1,
+        );
+        let mut order = make_bot(order, 2).unwrap();
+        pnet.new_game(Size::SEVEN, Role::Chaos);
+        order.new_game(Size::SEVEN, Role::Order);
+        let mut position = Position::new(Size::SEVEN);
+        let mut rng = <rand_xoshiro::Xoshiro256PlusPlus as rand::SeedableRng>::seed_from_u64(5);
+        let mut switched = Vec::new();
+        while !position.is_over() {
+            let mv = match position.phase() {
+                Phase::Place(_) => {
+                    let mv = pnet.choose(&position, Budget::UNLIMITED);
+                    switched.push(pnet.exploits_greedy());
+                    mv
+                }
+                Phase::Slide => order.choose(&position, Budget::UNLIMITED),
+                _ => entropy_engine::bots::random_move(&position, &mut rng),
+            };
+            position.play(mv).expect("a legal move");
+        }
+        switched
+    };
+    let greedy = switched("greedy");
+    // Six Order moves watched before it may switch: the seventh placement is the first that can.
+    assert!(!greedy[..6].iter().any(|&s| s), "{greedy:?}");
+    assert!(greedy[6..].iter().all(|&s| s), "{greedy:?}");
+    let random = switched("random");
+    assert!(!random.iter().any(|&s| s), "{random:?}");
+    let model = concat!(env!("CARGO_MANIFEST_DIR"), "/weights/pnet7-chaos.onnx");
+    let error = make_bot(&format!("pnet:greedy={model},greedy={model}"), 1).err();
+    assert!(
+        error.is_some_and(|e| e.0.contains("second greedy model for Chaos")),
+        "two greedy Chaos models are refused"
+    );
+}

@@ -51,10 +51,12 @@ impl PolicyGame {
     }
 }
 
-/// A student's move that the rules do not allow: the game stops there.
+/// A student's or an opponent's move that the rules do not allow: the game stops there.
 #[derive(Clone, Debug, PartialEq)]
 pub struct IllegalStudentMove {
-    /// The student's name.
+    /// Whose seat: "student" or "opponent".
+    pub seat: &'static str,
+    /// The bot's name.
     pub student: String,
     /// Its move.
     pub mv: Move,
@@ -66,31 +68,55 @@ impl std::fmt::Display for IllegalStudentMove {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "the student {} played {:?}, which is illegal: {}",
-            self.student, self.mv, self.problem
+            "the {} {} played {:?}, which is illegal: {}",
+            self.seat, self.student, self.mv, self.problem
         )
     }
 }
 
 impl std::error::Error for IllegalStudentMove {}
 
+/// Bots that take the teacher's seat in a game of [`policy_game`]; the teacher plays
+/// wherever none is given.
+#[derive(Default)]
+pub struct Seats<'a> {
+    /// Plays the role whose decisions are recorded, every one of them labelled with the move
+    /// the teacher would have played there (DAgger: examples from the positions the student's
+    /// own play reaches, where its mistakes lead).
+    pub student: Option<&'a mut dyn Bot>,
+    /// Plays the other role (the teacher does not search its decisions): examples from games
+    /// against another kind of player, such as greedy.
+    pub opponent: Option<&'a mut dyn Bot>,
+}
+
+/// Who chose a move.
+enum Seat {
+    Teacher,
+    Student,
+    Opponent,
+}
+
 /// Plays one game of the teacher against itself on a board of `size` with the chips of
 /// `deal` (drawn in its order, one per cell) and returns `role`'s decisions. The searcher's
-/// table is cleared first, so a game depends on its deal and `nodes` alone.
+/// table is cleared first, so a game depends on its deal and `nodes` alone (and on the
+/// searcher's opponent model, which the caller sets: to label decisions against a greedy
+/// opponent as the searcher plays once it has read one, say).
 ///
-/// With a `student`, the student plays `role` instead and every one of its decisions is
-/// labelled with the move the teacher would have played there (DAgger: examples from the
-/// positions the student's own play reaches, where its mistakes lead); an illegal move of the
-/// student ends the game with an error.
+/// `seats` puts a student in `role` or an opponent in the other role; an illegal move of
+/// either ends the game with an error.
 pub fn policy_game<E: Evaluator>(
     searcher: &mut Searcher<E>,
     size: Size,
     deal: &[Colour],
     nodes: u64,
     role: Role,
-    mut student: Option<&mut dyn Bot>,
+    seats: Seats<'_>,
 ) -> Result<PolicyGame, IllegalStudentMove> {
     let cells = size.cells();
+    let Seats {
+        mut student,
+        mut opponent,
+    } = seats;
     let mut position = Position::new(size);
     let mut game = PolicyGame::default();
     let mut drawn = deal.iter().copied();
@@ -98,27 +124,50 @@ pub fn policy_game<E: Evaluator>(
     if let Some(student) = student.as_deref_mut() {
         student.new_game(size, role);
     }
+    if let Some(opponent) = opponent.as_deref_mut() {
+        opponent.new_game(size, role.opponent());
+    }
     while !position.is_over() {
-        let mv = match position.phase() {
-            Phase::Draw => Move::Draw(drawn.next().expect("a chip for every cell")),
+        let ours = position.phase().role() == Some(role);
+        let (mv, player) = match position.phase() {
+            Phase::Draw => (
+                Move::Draw(drawn.next().expect("a chip for every cell")),
+                Seat::Teacher,
+            ),
+            Phase::Place(_) | Phase::Slide if !ours && opponent.is_some() => {
+                let opponent = opponent.as_deref_mut().expect("checked");
+                (
+                    opponent.choose(&position, Budget::UNLIMITED),
+                    Seat::Opponent,
+                )
+            }
             Phase::Place(_) | Phase::Slide => {
                 let mv = searcher.search(&position, Limits::nodes(nodes)).best;
-                if position.phase().role() != Some(role) {
-                    mv
+                if !ours {
+                    (mv, Seat::Teacher)
                 } else {
                     record(&position, mv, role, cells, &mut game);
                     match student.as_deref_mut() {
-                        Some(student) => student.choose(&position, Budget::UNLIMITED),
-                        None => mv,
+                        Some(student) => {
+                            (student.choose(&position, Budget::UNLIMITED), Seat::Student)
+                        }
+                        None => (mv, Seat::Teacher),
                     }
                 }
             }
             Phase::Over => unreachable!("the loop stops"),
         };
         if let Err(error) = position.play(mv) {
-            // The teacher's and the deal's moves are legal: only a student's can be refused.
+            // The teacher's and the deal's moves are legal: only a student's or an
+            // opponent's can be refused.
+            let (seat, bot) = match player {
+                Seat::Student => ("student", student.as_deref()),
+                Seat::Opponent => ("opponent", opponent.as_deref()),
+                Seat::Teacher => ("teacher", None),
+            };
             return Err(IllegalStudentMove {
-                student: student.map_or_else(String::new, |s| s.name().to_owned()),
+                seat,
+                student: bot.map_or_else(String::new, |b| b.name().to_owned()),
                 mv,
                 problem: error.to_string(),
             });
@@ -163,14 +212,17 @@ pub struct PolicyDataConfig {
     pub role: Role,
 }
 
-/// Plays games `0..games` on `jobs` threads (each with its own searcher made by `teacher` and
-/// student, if any, made by `student`; game `i` on the chips of `deal(i)`) and hands each to
-/// `write` in game order, as soon as it and every game before it are done. Stops at the first
-/// error `write` returns or the first illegal move of a student.
+/// Plays games `0..games` on `jobs` threads (each with its own searcher made by `teacher`;
+/// game `i` on the chips of `deal(i)`, with the student `student(i)` and the opponent
+/// `opponent(i)`, if any: made per game, so that a bot's random choices depend on the game, not
+/// on the thread) and hands each to `write` in game order, as soon as it and every game before
+/// it are done. Stops at the first error `write` returns or the first illegal move of a
+/// student or an opponent.
 pub fn policy_games<E: Evaluator, W: From<IllegalStudentMove>>(
     config: PolicyDataConfig,
     teacher: impl Fn() -> Searcher<E> + Sync,
-    student: impl Fn() -> Option<Box<dyn Bot>> + Sync,
+    student: impl Fn(usize) -> Option<Box<dyn Bot>> + Sync,
+    opponent: impl Fn(usize) -> Option<Box<dyn Bot>> + Sync,
     deal: impl Fn(usize) -> Vec<Colour> + Sync,
     mut write: impl FnMut(usize, PolicyGame) -> Result<(), W>,
 ) -> Result<(), W> {
@@ -187,23 +239,21 @@ pub fn policy_games<E: Evaluator, W: From<IllegalStudentMove>>(
     std::thread::scope(|scope| {
         for _ in 0..jobs.clamp(1, games.max(1)) {
             let send = send.clone();
-            let (next, stop, teacher, student, deal) = (&next, &stop, &teacher, &student, &deal);
+            let (next, stop, teacher, deal) = (&next, &stop, &teacher, &deal);
+            let (student, opponent) = (&student, &opponent);
             scope.spawn(move || {
                 let mut searcher = teacher();
-                let mut student = student();
                 while !stop.load(Ordering::Relaxed) {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     if i >= games {
                         break;
                     }
-                    let game = policy_game(
-                        &mut searcher,
-                        size,
-                        &deal(i),
-                        nodes,
-                        role,
-                        student.as_mut().map(|s| s.as_mut() as &mut dyn Bot),
-                    );
+                    let (mut student, mut opponent) = (student(i), opponent(i));
+                    let seats = Seats {
+                        student: student.as_deref_mut().map(|s| s as &mut dyn Bot),
+                        opponent: opponent.as_deref_mut().map(|s| s as &mut dyn Bot),
+                    };
+                    let game = policy_game(&mut searcher, size, &deal(i), nodes, role, seats);
                     if send.send((i, game)).is_err() {
                         break;
                     }
@@ -288,15 +338,25 @@ mod tests {
     fn a_student_plays_its_role_and_the_teacher_labels_it() {
         let mut searcher = Searcher::new(LinearEval::trained(), 1);
         let mut student = entropy_engine::make_bot("greedy", 1).unwrap();
-        let taught =
-            policy_game(&mut searcher, Size::SEVEN, &deal(5), 200, Role::Chaos, None).unwrap();
+        let taught = policy_game(
+            &mut searcher,
+            Size::SEVEN,
+            &deal(5),
+            200,
+            Role::Chaos,
+            Seats::default(),
+        )
+        .unwrap();
         let dagger = policy_game(
             &mut searcher,
             Size::SEVEN,
             &deal(5),
             200,
             Role::Chaos,
-            Some(student.as_mut()),
+            Seats {
+                student: Some(student.as_mut()),
+                opponent: None,
+            },
         )
         .unwrap();
         assert_eq!(dagger.decisions, 49);
@@ -308,14 +368,28 @@ mod tests {
     #[test]
     fn every_decision_of_the_role_is_an_example_of_its_layout() {
         let mut searcher = Searcher::new(LinearEval::trained(), 1);
-        let chaos =
-            policy_game(&mut searcher, Size::SEVEN, &deal(3), 200, Role::Chaos, None).unwrap();
+        let chaos = policy_game(
+            &mut searcher,
+            Size::SEVEN,
+            &deal(3),
+            200,
+            Role::Chaos,
+            Seats::default(),
+        )
+        .unwrap();
         assert_eq!(chaos.decisions, 49);
         assert_eq!(chaos.labels.len(), 49);
         assert_eq!(chaos.planes.len(), 49 * PLACEMENT_PLANES * 49);
         assert!(chaos.labels.iter().all(|&cell| cell < 49));
-        let order =
-            policy_game(&mut searcher, Size::SEVEN, &deal(3), 200, Role::Order, None).unwrap();
+        let order = policy_game(
+            &mut searcher,
+            Size::SEVEN,
+            &deal(3),
+            200,
+            Role::Order,
+            Seats::default(),
+        )
+        .unwrap();
         assert_eq!(order.decisions, 48);
         assert_eq!(order.labels.len(), 2 * 48);
         assert_eq!(order.planes.len(), 48 * SLIDE_PLANES * 49);
@@ -328,7 +402,8 @@ mod tests {
             policy_games(
                 config(5, jobs),
                 || Searcher::new(LinearEval::trained(), 1),
-                || None,
+                |_| None,
+                |_| None,
                 deal,
                 |i, game| {
                     out.push((i, game));
@@ -349,7 +424,8 @@ mod tests {
         let result = policy_games(
             config(50, 2),
             || Searcher::new(LinearEval::trained(), 1),
-            || None,
+            |_| None,
+            |_| None,
             deal,
             |i, _| {
                 written += 1;
@@ -370,7 +446,8 @@ mod tests {
         let result = policy_games(
             config(3, 2),
             || Searcher::new(LinearEval::trained(), 1),
-            || Some(Box::new(Passer) as Box<dyn Bot>),
+            |_| Some(Box::new(Passer) as Box<dyn Bot>),
+            |_| None,
             deal,
             |_, _| {
                 written += 1;

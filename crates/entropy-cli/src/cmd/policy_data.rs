@@ -11,6 +11,7 @@ use entropy_arena::deal::shuffled_bag;
 use entropy_core::Role;
 use entropy_engine::eval::LinearEval;
 use entropy_engine::make_bot;
+use entropy_engine::search::model::OpponentModel;
 use entropy_engine::search::Searcher;
 use entropy_train::policy::{label_bytes, policy_games, policy_planes, PolicyDataConfig};
 
@@ -46,10 +47,20 @@ pub struct Args {
     out: PathBuf,
     /// A bot that plays the role instead of the teacher, every one of its decisions labelled
     /// with the teacher's move (DAgger): e.g. `pnet` in a `--features wnet` build, so that the
-    /// examples come from the positions the trained policy reaches. One per thread: a bot that
-    /// plays at random makes the data depend on the threads.
+    /// examples come from the positions the trained policy reaches. Made afresh for each game,
+    /// with the game's deal seed.
     #[arg(long, value_name = "BOT")]
     student: Option<String>,
+    /// A bot that plays the other role instead of the teacher (made afresh for each game, with
+    /// the game's deal seed): examples from games against another kind of player, e.g.
+    /// `greedy`.
+    #[arg(long, value_name = "BOT")]
+    opponent: Option<String>,
+    /// The teacher searches as if the other role played greedily (the model the searcher
+    /// switches to once it has read a greedy opponent): with `--opponent greedy`, examples of
+    /// how to exploit it.
+    #[arg(long)]
+    assume_greedy: bool,
     /// No progress bar.
     #[arg(long)]
     quiet: bool,
@@ -67,8 +78,10 @@ pub fn run(args: Args) -> Result<ExitCode> {
         name.push(format!(".{suffix}"));
         PathBuf::from(name)
     };
-    if let Some(name) = &args.student {
-        make_bot(name, args.first_seed).map_err(|e| anyhow::anyhow!("--student: {e}"))?;
+    for (option, name) in [("--student", &args.student), ("--opponent", &args.opponent)] {
+        if let Some(name) = name {
+            make_bot(name, args.first_seed).map_err(|e| anyhow::anyhow!("{option}: {e}"))?;
+        }
     }
     let mut settings = format!(
         "# entropy policy-data --role {role} --nodes {} --first-seed {}",
@@ -77,6 +90,18 @@ pub fn run(args: Args) -> Result<ExitCode> {
     if let Some(name) = &args.student {
         settings += &format!(" --student {name}");
     }
+    if let Some(name) = &args.opponent {
+        settings += &format!(" --opponent {name}");
+    }
+    if args.assume_greedy {
+        settings += " --assume-greedy";
+    }
+    // The searcher's model of the other role, below the root of each of its searches.
+    let model = OpponentModel {
+        greedy_order: args.assume_greedy && role == Role::Chaos,
+        greedy_chaos: args.assume_greedy && role == Role::Order,
+        ..OpponentModel::default()
+    };
     let fresh = !file("games").exists();
     for data in [file("x"), file("y")] {
         if fresh && data.metadata().is_ok_and(|m| m.len() > 0) {
@@ -126,10 +151,18 @@ pub fn run(args: Args) -> Result<ExitCode> {
     };
     policy_games(
         config,
-        || Searcher::new(LinearEval::trained(), 16),
         || {
+            let mut teacher = Searcher::new(LinearEval::trained(), 16);
+            teacher.set_model(model);
+            teacher
+        },
+        |i| {
             let name = args.student.as_deref()?;
-            make_bot(name, args.first_seed).ok()
+            make_bot(name, args.first_seed + (start + i) as u64).ok()
+        },
+        |i| {
+            let name = args.opponent.as_deref()?;
+            make_bot(name, args.first_seed + (start + i) as u64).ok()
         },
         |i| shuffled_bag(size, args.first_seed + (start + i) as u64),
         |i, game| -> Result<()> {

@@ -5,7 +5,7 @@ mod heuristic;
 mod net;
 mod pass;
 mod random;
-mod search;
+pub(crate) mod search;
 #[cfg(feature = "wnet")]
 mod wnet;
 
@@ -97,7 +97,8 @@ const WNET: BotInfo = BotInfo {
 const PNET: BotInfo = BotInfo {
     name: "pnet",
     description: "Chaos by a convolutional policy network (one forward pass a placement), \
-                  Order as net; experimental: `pnet:model=FILE.onnx[,model=FILE]` for others \
+                  Order as net; experimental: `pnet:model=FILE.onnx[,model=FILE]` for others, \
+                  `greedy=FILE.onnx` for a policy played while the opponent reads as greedy \
                   (python -m hyle_entropy.placement_net)",
 };
 
@@ -256,36 +257,42 @@ fn wnet_bot(name: &str, options: &str, seed: u64) -> Result<Box<dyn Bot>, Unknow
 
 /// The policy network agent: the shipped Chaos policy, or `pnet:model=FILE[,model=FILE]` (ONNX
 /// models written by `python -m hyle_entropy.placement_net`, one per role; a role without one
-/// plays as `net`).
+/// plays as `net`); `greedy=FILE` (once per role) a policy played while the opponent reads as
+/// greedy.
 #[cfg(feature = "wnet")]
 fn pnet_bot(name: &str, options: &str, seed: u64) -> Result<Box<dyn Bot>, UnknownBot> {
     use crate::eval::board_net::PolicyNet;
-    let mut policies = Vec::new();
+    let (mut policies, mut against_greedy) = (Vec::new(), Vec::new());
     for option in options.split(',').filter(|o| !o.is_empty()) {
-        let Some(path) = option.strip_prefix("model=") else {
-            return Err(UnknownBot(format!(
-                "{name} (bad option {option:?}: use model=FILE.onnx, once per role)"
-            )));
+        let (list, path, what) = match option.split_once('=') {
+            Some(("model", path)) => (&mut policies, path, "model"),
+            Some(("greedy", path)) => (&mut against_greedy, path, "greedy model"),
+            _ => {
+                return Err(UnknownBot(format!(
+                    "{name} (bad option {option:?}: use model=FILE.onnx and greedy=FILE.onnx, \
+                     once per role)"
+                )))
+            }
         };
         let bytes = std::fs::read(path)
-            .map_err(|e| UnknownBot(format!("{name} (cannot read model {path}: {e})")))?;
+            .map_err(|e| UnknownBot(format!("{name} (cannot read {what} {path}: {e})")))?;
         let net = PolicyNet::from_onnx(&bytes, 7)
             .map_err(|e| UnknownBot(format!("{name} ({path}: {e})")))?;
-        if policies
+        if list
             .iter()
             .any(|p: &PolicyNet| p.plays_order() == net.plays_order())
         {
             return Err(UnknownBot(format!(
-                "{name} ({path} is a second model for {}: give one model per role)",
+                "{name} ({path} is a second {what} for {}: give one per role)",
                 if net.plays_order() { "Order" } else { "Chaos" }
             )));
         }
-        policies.push(net);
+        list.push(net);
     }
     if policies.is_empty() {
         policies.push(PolicyNet::shipped_chaos());
     }
-    Ok(Box::new(PnetBot::new(name, policies, seed)))
+    Ok(Box::new(PnetBot::new(name, policies, against_greedy, seed)))
 }
 
 /// Without the `wnet` feature there is no network runtime to run the agent with.

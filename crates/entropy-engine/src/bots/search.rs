@@ -76,9 +76,9 @@ const REGRET_NODES: u64 = 3_000;
 /// Watches the opponent's moves: were they what the greedy bot could have played, and how many
 /// expected points did each give away against the best move by a short search (its regret)?
 /// The regret separates skill from luck: a strong player's moves cost little whatever the chips.
-struct Observer {
+pub(crate) struct Observer {
     /// The position right after our last move.
-    after_ours: Option<Position>,
+    pub(crate) after_ours: Option<Position>,
     /// The last few observations (greedy or not), newest last.
     greedy: VecDeque<bool>,
     /// The last few regrets, newest last.
@@ -90,7 +90,7 @@ struct Observer {
 }
 
 impl Observer {
-    fn new(eval: LinearEval, weak_regret: Option<f64>) -> Observer {
+    pub(crate) fn new(eval: LinearEval, weak_regret: Option<f64>) -> Observer {
         Observer {
             after_ours: None,
             greedy: VecDeque::new(),
@@ -100,7 +100,7 @@ impl Observer {
         }
     }
 
-    fn reset(&mut self) {
+    pub(crate) fn reset(&mut self) {
         self.after_ours = None;
         self.greedy.clear();
         self.regrets.clear();
@@ -108,7 +108,7 @@ impl Observer {
     }
 
     /// Records what the opponent did since `after_ours`.
-    fn observe(&mut self, now: &Position) {
+    pub(crate) fn observe(&mut self, now: &Position) {
         let Some(before) = self.after_ours.take() else {
             return;
         };
@@ -129,7 +129,7 @@ impl Observer {
         }
     }
 
-    fn opponent_is_greedy(&self) -> bool {
+    pub(crate) fn opponent_is_greedy(&self) -> bool {
         let greedy = self.greedy.iter().filter(|&&g| g).count();
         self.greedy.len() >= MIN_OBSERVED
             && greedy as f64 >= GREEDY_SHARE * self.greedy.len() as f64

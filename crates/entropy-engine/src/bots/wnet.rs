@@ -7,6 +7,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 
 use super::best_afterstate;
 use super::net::{best_valued, decider_is_order, play_best, NetBot};
+use super::search::Observer;
 use crate::eval::board_net::{BoardNet, PolicyNet};
 use crate::eval::{Evaluator, LinearEval};
 use crate::{Bot, Budget};
@@ -73,22 +74,41 @@ impl Bot for WnetBot {
 
 /// The experimental agent `pnet`: each role by its policy network where one is given (one
 /// forward pass per decision), otherwise as `net` (one move ahead over the n-tuple evaluation).
+///
+/// It reads its opponent as the searcher does (were at least 90% of its last 12 moves, and
+/// at least 6, what the greedy bot could have played?) and, where it has a policy for a
+/// greedy opponent in this role, plays that one while the opponent reads as greedy.
 pub struct PnetBot {
     name: String,
     policies: Vec<PolicyNet>,
+    against_greedy: Vec<PolicyNet>,
+    observer: Observer,
     fallback: NetBot,
     expected: Option<f64>,
 }
 
 impl PnetBot {
-    /// The agent over these policy networks (one per role at most).
-    pub fn new(name: &str, policies: Vec<PolicyNet>, seed: u64) -> PnetBot {
+    /// The agent over these policy networks (one per role at most), and those for a greedy
+    /// opponent (one per role at most).
+    pub fn new(
+        name: &str,
+        policies: Vec<PolicyNet>,
+        against_greedy: Vec<PolicyNet>,
+        seed: u64,
+    ) -> PnetBot {
         PnetBot {
             name: name.to_owned(),
             policies,
+            against_greedy,
+            observer: Observer::new(LinearEval::trained(), None),
             fallback: NetBot::new(seed),
             expected: None,
         }
+    }
+
+    /// Whether it plays its policy for a greedy opponent now.
+    pub fn exploits_greedy(&self) -> bool {
+        !self.against_greedy.is_empty() && self.observer.opponent_is_greedy()
     }
 }
 
@@ -99,18 +119,35 @@ impl Bot for PnetBot {
 
     fn new_game(&mut self, size: Size, role: Role) {
         self.expected = None;
+        self.observer.reset();
         self.fallback.new_game(size, role);
     }
 
     fn choose(&mut self, position: &Position, budget: Budget) -> Move {
-        if let Some(mv) = self.policies.iter().find_map(|p| p.best_move(position)) {
-            let mut after = *position;
-            after.play_unchecked(mv);
-            self.expected = Some(LinearEval::trained_ref().evaluate(&after));
-            return mv;
+        if !self.against_greedy.is_empty() {
+            self.observer.observe(position);
         }
-        let mv = self.fallback.choose(position, budget);
-        self.expected = self.fallback.expected_score();
+        let against_greedy = self.exploits_greedy();
+        let policies = against_greedy
+            .then_some(&self.against_greedy)
+            .into_iter()
+            .chain([&self.policies]);
+        let mv = match policies.flatten().find_map(|p| p.best_move(position)) {
+            Some(mv) => {
+                let mut after = *position;
+                after.play_unchecked(mv);
+                self.expected = Some(LinearEval::trained_ref().evaluate(&after));
+                mv
+            }
+            None => {
+                let mv = self.fallback.choose(position, budget);
+                self.expected = self.fallback.expected_score();
+                mv
+            }
+        };
+        if !self.against_greedy.is_empty() {
+            self.observer.after_ours = position.after(mv).ok();
+        }
         mv
     }
 
