@@ -242,7 +242,8 @@ def train(args: argparse.Namespace) -> None:
             f"agreement {acc:.3f} ({time.time() - start:.0f} s)",
             file=sys.stderr,
         )
-        export(net, Path(args.out), SLIDE_PLANES if slides else PLANES)
+        out = Path(args.out.replace("{epoch}", str(epoch + 1)))
+        export(net, out, SLIDE_PLANES if slides else PLANES)
 
 
 def load_onnx_weights(net, model: Path) -> None:
@@ -289,7 +290,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     t.add_argument("--data", required=True, nargs="+", metavar="PREFIX",
                    help="PREFIX of PREFIX.x and PREFIX.y (entropy policy-data --out PREFIX); several are joined in order, "
                    "and the last 10%% of the whole is held out")
-    t.add_argument("--out", default="pnet.onnx", help="the ONNX model to write after every epoch")
+    t.add_argument("--out", default="pnet.onnx",
+                   help="the ONNX model to write after every epoch ({epoch} in the name: one file per epoch)")
     t.add_argument("--role", choices=["chaos", "order"], default="chaos",
                    help="Chaos's placements or Order's slides (entropy policy-data --role order)")
     t.add_argument("--epochs", type=int, default=10)

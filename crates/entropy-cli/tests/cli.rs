@@ -803,4 +803,26 @@ fn policy_data_writes_games_in_order_and_resumes_after_an_interruption() {
         assert!(read(&one, suffix) == read(&two, suffix), "{suffix} differs");
     }
     assert_ne!(read(&one, "x"), read(&whole, "x")[..3 * 21 * 49 * 4 * 49]);
+
+    // Spoiler labels and plays Chaos against greedy: no search at all; a bad bot is named.
+    let spoiled = prefix("spoiler");
+    let out = run(
+        &spoiled,
+        "2",
+        &["--teacher", "spoiler", "--opponent", "greedy"],
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let log = String::from_utf8(read(&spoiled, "games")).unwrap();
+    assert!(
+        log.contains(" --teacher spoiler --opponent greedy\n"),
+        "{log}"
+    );
+    assert_eq!(read(&spoiled, "y").len(), 2 * 49);
+    let out = run(&prefix("nobody"), "1", &["--teacher", "nobody"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("--teacher"),
+        "{}",
+        text(&out.stderr)
+    );
 }

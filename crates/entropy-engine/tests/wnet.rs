@@ -54,6 +54,7 @@ fn the_shipped_placement_policy_places_on_empty_cells_only() {
     use entropy_engine::eval::board_net::PolicyNet;
     let net = PolicyNet::shipped_chaos();
     assert!(!net.plays_order());
+    assert!(!PolicyNet::shipped_chaos_greedy().plays_order());
     let mut bot = make_bot(
         concat!(
             "pnet:model=",

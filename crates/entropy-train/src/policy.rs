@@ -54,7 +54,7 @@ impl PolicyGame {
 /// A student's or an opponent's move that the rules do not allow: the game stops there.
 #[derive(Clone, Debug, PartialEq)]
 pub struct IllegalStudentMove {
-    /// Whose seat: "student" or "opponent".
+    /// Whose seat: "teacher", "student" or "opponent".
     pub seat: &'static str,
     /// The bot's name.
     pub student: String,
@@ -80,6 +80,10 @@ impl std::error::Error for IllegalStudentMove {}
 /// wherever none is given.
 #[derive(Default)]
 pub struct Seats<'a> {
+    /// Chooses the label of each of the role's decisions (and plays it where no student is
+    /// given) instead of the searcher: a bot that plays the role better in some setting, such
+    /// as `spoiler` against a greedy Order. The searcher still plays the other role.
+    pub teacher: Option<&'a mut dyn Bot>,
     /// Plays the role whose decisions are recorded, every one of them labelled with the move
     /// the teacher would have played there (DAgger: examples from the positions the student's
     /// own play reaches, where its mistakes lead).
@@ -87,6 +91,31 @@ pub struct Seats<'a> {
     /// Plays the other role (the teacher does not search its decisions): examples from games
     /// against another kind of player, such as greedy.
     pub opponent: Option<&'a mut dyn Bot>,
+}
+
+/// The bots of one game of [`policy_games`], each owned (made afresh for the game).
+#[derive(Default)]
+pub struct GameBots {
+    /// See [`Seats::teacher`].
+    pub teacher: Option<Box<dyn Bot>>,
+    /// See [`Seats::student`].
+    pub student: Option<Box<dyn Bot>>,
+    /// See [`Seats::opponent`].
+    pub opponent: Option<Box<dyn Bot>>,
+}
+
+impl GameBots {
+    /// The seats of a game, borrowed from these bots.
+    pub fn seats(&mut self) -> Seats<'_> {
+        fn seat(bot: &mut Option<Box<dyn Bot>>) -> Option<&mut dyn Bot> {
+            bot.as_deref_mut().map(|b| b as &mut dyn Bot)
+        }
+        Seats {
+            teacher: seat(&mut self.teacher),
+            student: seat(&mut self.student),
+            opponent: seat(&mut self.opponent),
+        }
+    }
 }
 
 /// Who chose a move.
@@ -102,8 +131,8 @@ enum Seat {
 /// searcher's opponent model, which the caller sets: to label decisions against a greedy
 /// opponent as the searcher plays once it has read one, say).
 ///
-/// `seats` puts a student in `role` or an opponent in the other role; an illegal move of
-/// either ends the game with an error.
+/// `seats` puts a teacher bot or a student in `role` or an opponent in the other role; an
+/// illegal move of any of them ends the game with an error.
 pub fn policy_game<E: Evaluator>(
     searcher: &mut Searcher<E>,
     size: Size,
@@ -114,6 +143,7 @@ pub fn policy_game<E: Evaluator>(
 ) -> Result<PolicyGame, IllegalStudentMove> {
     let cells = size.cells();
     let Seats {
+        mut teacher,
         mut student,
         mut opponent,
     } = seats;
@@ -121,8 +151,11 @@ pub fn policy_game<E: Evaluator>(
     let mut game = PolicyGame::default();
     let mut drawn = deal.iter().copied();
     searcher.clear();
-    if let Some(student) = student.as_deref_mut() {
-        student.new_game(size, role);
+    for bot in [teacher.as_deref_mut(), student.as_deref_mut()]
+        .into_iter()
+        .flatten()
+    {
+        bot.new_game(size, role);
     }
     if let Some(opponent) = opponent.as_deref_mut() {
         opponent.new_game(size, role.opponent());
@@ -142,7 +175,22 @@ pub fn policy_game<E: Evaluator>(
                 )
             }
             Phase::Place(_) | Phase::Slide => {
-                let mv = searcher.search(&position, Limits::nodes(nodes)).best;
+                let mv = match teacher.as_deref_mut() {
+                    Some(teacher) if ours => {
+                        let mv = teacher.choose(&position, Budget::UNLIMITED);
+                        // Checked before it becomes a label, not only when played.
+                        if let Err(error) = position.check(mv) {
+                            return Err(IllegalStudentMove {
+                                seat: "teacher",
+                                student: teacher.name().to_owned(),
+                                mv,
+                                problem: error.to_string(),
+                            });
+                        }
+                        mv
+                    }
+                    _ => searcher.search(&position, Limits::nodes(nodes)).best,
+                };
                 if !ours {
                     (mv, Seat::Teacher)
                 } else {
@@ -158,12 +206,12 @@ pub fn policy_game<E: Evaluator>(
             Phase::Over => unreachable!("the loop stops"),
         };
         if let Err(error) = position.play(mv) {
-            // The teacher's and the deal's moves are legal: only a student's or an
-            // opponent's can be refused.
+            // The searcher's, a teacher bot's (checked above) and the deal's moves are legal:
+            // only a student's or an opponent's can be refused.
             let (seat, bot) = match player {
                 Seat::Student => ("student", student.as_deref()),
                 Seat::Opponent => ("opponent", opponent.as_deref()),
-                Seat::Teacher => ("teacher", None),
+                Seat::Teacher => ("teacher", teacher.as_deref()),
             };
             return Err(IllegalStudentMove {
                 seat,
@@ -213,16 +261,14 @@ pub struct PolicyDataConfig {
 }
 
 /// Plays games `0..games` on `jobs` threads (each with its own searcher made by `teacher`;
-/// game `i` on the chips of `deal(i)`, with the student `student(i)` and the opponent
-/// `opponent(i)`, if any: made per game, so that a bot's random choices depend on the game, not
-/// on the thread) and hands each to `write` in game order, as soon as it and every game before
-/// it are done. Stops at the first error `write` returns or the first illegal move of a
-/// student or an opponent.
+/// game `i` on the chips of `deal(i)`, with the bots `bots(i)`: made per game, so that a bot's
+/// random choices depend on the game, not on the thread) and hands each to `write` in game
+/// order, as soon as it and every game before it are done. Stops at the first error `write`
+/// returns or the first illegal move of a bot.
 pub fn policy_games<E: Evaluator, W: From<IllegalStudentMove>>(
     config: PolicyDataConfig,
     teacher: impl Fn() -> Searcher<E> + Sync,
-    student: impl Fn(usize) -> Option<Box<dyn Bot>> + Sync,
-    opponent: impl Fn(usize) -> Option<Box<dyn Bot>> + Sync,
+    bots: impl Fn(usize) -> GameBots + Sync,
     deal: impl Fn(usize) -> Vec<Colour> + Sync,
     mut write: impl FnMut(usize, PolicyGame) -> Result<(), W>,
 ) -> Result<(), W> {
@@ -240,7 +286,7 @@ pub fn policy_games<E: Evaluator, W: From<IllegalStudentMove>>(
         for _ in 0..jobs.clamp(1, games.max(1)) {
             let send = send.clone();
             let (next, stop, teacher, deal) = (&next, &stop, &teacher, &deal);
-            let (student, opponent) = (&student, &opponent);
+            let bots = &bots;
             scope.spawn(move || {
                 let mut searcher = teacher();
                 while !stop.load(Ordering::Relaxed) {
@@ -248,11 +294,8 @@ pub fn policy_games<E: Evaluator, W: From<IllegalStudentMove>>(
                     if i >= games {
                         break;
                     }
-                    let (mut student, mut opponent) = (student(i), opponent(i));
-                    let seats = Seats {
-                        student: student.as_deref_mut().map(|s| s as &mut dyn Bot),
-                        opponent: opponent.as_deref_mut().map(|s| s as &mut dyn Bot),
-                    };
+                    let mut bots = bots(i);
+                    let seats = bots.seats();
                     let game = policy_game(&mut searcher, size, &deal(i), nodes, role, seats);
                     if send.send((i, game)).is_err() {
                         break;
@@ -355,7 +398,7 @@ mod tests {
             Role::Chaos,
             Seats {
                 student: Some(student.as_mut()),
-                opponent: None,
+                ..Seats::default()
             },
         )
         .unwrap();
@@ -363,6 +406,55 @@ mod tests {
         // The first position is the same, so is its label; then greedy's play departs.
         assert_eq!(dagger.labels[0], taught.labels[0]);
         assert_ne!(dagger.planes, taught.planes);
+    }
+
+    #[test]
+    fn a_teacher_bot_labels_and_plays_the_role_and_an_illegal_label_is_an_error() {
+        let mut searcher = Searcher::new(LinearEval::trained(), 1);
+        let mut game = |teacher: bool, student: bool| {
+            let (mut t, mut s) = (
+                entropy_engine::make_bot("greedy", 1).unwrap(),
+                entropy_engine::make_bot("greedy", 1).unwrap(),
+            );
+            let seats = Seats {
+                teacher: teacher.then_some(t.as_mut()),
+                student: student.then_some(s.as_mut()),
+                ..Seats::default()
+            };
+            policy_game(
+                &mut searcher,
+                Size::SEVEN,
+                &deal(5),
+                200,
+                Role::Chaos,
+                seats,
+            )
+            .unwrap()
+        };
+        // Greedy teaches and plays; a greedy student plays the same moves.
+        let taught = game(true, false);
+        let both = game(true, true);
+        assert_eq!(
+            (&both.planes, &both.labels),
+            (&taught.planes, &taught.labels)
+        );
+        // Where the searcher labels greedy's play instead, the labels are its own.
+        let searched = game(false, true);
+        assert_ne!(searched.labels, taught.labels);
+        let mut passer = Passer;
+        let error = policy_game(
+            &mut searcher,
+            Size::SEVEN,
+            &deal(5),
+            200,
+            Role::Chaos,
+            Seats {
+                teacher: Some(&mut passer),
+                ..Seats::default()
+            },
+        )
+        .unwrap_err();
+        assert_eq!((error.seat, error.mv), ("teacher", Move::Pass));
     }
 
     #[test]
@@ -402,8 +494,7 @@ mod tests {
             policy_games(
                 config(5, jobs),
                 || Searcher::new(LinearEval::trained(), 1),
-                |_| None,
-                |_| None,
+                |_| GameBots::default(),
                 deal,
                 |i, game| {
                     out.push((i, game));
@@ -424,8 +515,7 @@ mod tests {
         let result = policy_games(
             config(50, 2),
             || Searcher::new(LinearEval::trained(), 1),
-            |_| None,
-            |_| None,
+            |_| GameBots::default(),
             deal,
             |i, _| {
                 written += 1;
@@ -446,8 +536,10 @@ mod tests {
         let result = policy_games(
             config(3, 2),
             || Searcher::new(LinearEval::trained(), 1),
-            |_| Some(Box::new(Passer) as Box<dyn Bot>),
-            |_| None,
+            |_| GameBots {
+                student: Some(Box::new(Passer)),
+                ..GameBots::default()
+            },
             deal,
             |_, _| {
                 written += 1;

@@ -13,7 +13,7 @@ use entropy_engine::eval::LinearEval;
 use entropy_engine::make_bot;
 use entropy_engine::search::model::OpponentModel;
 use entropy_engine::search::Searcher;
-use entropy_train::policy::{label_bytes, policy_games, policy_planes, PolicyDataConfig};
+use entropy_train::policy::{label_bytes, policy_games, policy_planes, GameBots, PolicyDataConfig};
 
 /// Write teacher data for the policy network (`pnet`): the searcher plays itself and each
 /// decision of one role is written as its input planes and the move the searcher chose.
@@ -45,6 +45,11 @@ pub struct Args {
     /// Where to write PREFIX.x, PREFIX.y and PREFIX.games (and resume from).
     #[arg(long, default_value = "policy")]
     out: PathBuf,
+    /// A bot that labels the role's decisions (and plays them, unless a student does) instead
+    /// of the searcher, e.g. `spoiler` against `--opponent greedy` (it simulates greedy's
+    /// reply). Made afresh for each game, with the game's deal seed.
+    #[arg(long, value_name = "BOT")]
+    teacher: Option<String>,
     /// A bot that plays the role instead of the teacher, every one of its decisions labelled
     /// with the teacher's move (DAgger): e.g. `pnet` in a `--features wnet` build, so that the
     /// examples come from the positions the trained policy reaches. Made afresh for each game,
@@ -78,7 +83,12 @@ pub fn run(args: Args) -> Result<ExitCode> {
         name.push(format!(".{suffix}"));
         PathBuf::from(name)
     };
-    for (option, name) in [("--student", &args.student), ("--opponent", &args.opponent)] {
+    let bots = [
+        ("--teacher", &args.teacher),
+        ("--student", &args.student),
+        ("--opponent", &args.opponent),
+    ];
+    for (option, name) in bots {
         if let Some(name) = name {
             make_bot(name, args.first_seed).map_err(|e| anyhow::anyhow!("{option}: {e}"))?;
         }
@@ -87,6 +97,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
         "# entropy policy-data --role {role} --nodes {} --first-seed {}",
         args.nodes, args.first_seed
     );
+    if let Some(name) = &args.teacher {
+        settings += &format!(" --teacher {name}");
+    }
     if let Some(name) = &args.student {
         settings += &format!(" --student {name}");
     }
@@ -157,12 +170,15 @@ pub fn run(args: Args) -> Result<ExitCode> {
             teacher
         },
         |i| {
-            let name = args.student.as_deref()?;
-            make_bot(name, args.first_seed + (start + i) as u64).ok()
-        },
-        |i| {
-            let name = args.opponent.as_deref()?;
-            make_bot(name, args.first_seed + (start + i) as u64).ok()
+            // Each name was made once above, so making it again succeeds.
+            let bot = |name: &Option<String>| {
+                make_bot(name.as_deref()?, args.first_seed + (start + i) as u64).ok()
+            };
+            GameBots {
+                teacher: bot(&args.teacher),
+                student: bot(&args.student),
+                opponent: bot(&args.opponent),
+            }
         },
         |i| shuffled_bag(size, args.first_seed + (start + i) as u64),
         |i, game| -> Result<()> {

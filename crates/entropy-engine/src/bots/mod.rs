@@ -96,9 +96,10 @@ const WNET: BotInfo = BotInfo {
 #[cfg(feature = "wnet")]
 const PNET: BotInfo = BotInfo {
     name: "pnet",
-    description: "Chaos by a convolutional policy network (one forward pass a placement), \
-                  Order as net; experimental: `pnet:model=FILE.onnx[,model=FILE]` for others, \
-                  `greedy=FILE.onnx` for a policy played while the opponent reads as greedy \
+    description: "Chaos by a convolutional policy network (one forward pass a placement; a \
+                  second one once Order reads as greedy), Order as net; experimental: \
+                  `pnet:model=FILE.onnx[,model=FILE]` for others, `greedy=FILE.onnx` for a \
+                  policy played while the opponent reads as greedy \
                   (python -m hyle_entropy.placement_net)",
 };
 
@@ -255,10 +256,10 @@ fn wnet_bot(name: &str, options: &str, seed: u64) -> Result<Box<dyn Bot>, Unknow
     Ok(Box::new(WnetBot::new(name, net, seed)))
 }
 
-/// The policy network agent: the shipped Chaos policy, or `pnet:model=FILE[,model=FILE]` (ONNX
-/// models written by `python -m hyle_entropy.placement_net`, one per role; a role without one
-/// plays as `net`); `greedy=FILE` (once per role) a policy played while the opponent reads as
-/// greedy.
+/// The policy network agent: the shipped Chaos policy (and, once Order reads as greedy, the
+/// shipped Chaos policy against greedy), or `pnet:model=FILE[,model=FILE]` (ONNX models written
+/// by `python -m hyle_entropy.placement_net`, one per role; a role without one plays as `net`);
+/// `greedy=FILE` (once per role) a policy played while the opponent reads as greedy.
 #[cfg(feature = "wnet")]
 fn pnet_bot(name: &str, options: &str, seed: u64) -> Result<Box<dyn Bot>, UnknownBot> {
     use crate::eval::board_net::PolicyNet;
@@ -289,8 +290,12 @@ fn pnet_bot(name: &str, options: &str, seed: u64) -> Result<Box<dyn Bot>, Unknow
         }
         list.push(net);
     }
+    // The shipped greedy policy was fine-tuned from the shipped one: it goes with it only.
     if policies.is_empty() {
         policies.push(PolicyNet::shipped_chaos());
+        if !against_greedy.iter().any(|p| !p.plays_order()) {
+            against_greedy.push(PolicyNet::shipped_chaos_greedy());
+        }
     }
     Ok(Box::new(PnetBot::new(name, policies, against_greedy, seed)))
 }

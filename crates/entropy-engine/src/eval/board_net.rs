@@ -179,6 +179,16 @@ impl PolicyNet {
             .clone()
     }
 
+    /// The shipped Chaos policy against a greedy Order (7x7,
+    /// `crates/entropy-engine/weights/pnet7-chaos-greedy.onnx`: the shipped policy fine-tuned on
+    /// the searcher's placements against greedy, searching as if Order were greedy).
+    pub fn shipped_chaos_greedy() -> PolicyNet {
+        static BYTES: &[u8] = include_bytes!("../../weights/pnet7-chaos-greedy.onnx");
+        static NET: std::sync::OnceLock<PolicyNet> = std::sync::OnceLock::new();
+        NET.get_or_init(|| PolicyNet::from_onnx(BYTES, 7).expect("the shipped policy loads"))
+            .clone()
+    }
+
     /// The side of the boards it was trained for.
     pub fn side(&self) -> usize {
         self.side
