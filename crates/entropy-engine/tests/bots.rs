@@ -139,3 +139,55 @@ fn the_search_bot_reads_a_weak_opponent_by_its_regret() {
         assert_eq!(ours.models_opponent(), weak, "{opponent}");
     }
 }
+
+#[test]
+fn net_plays_order_over_its_greedy_model_only_against_a_greedy_chaos() {
+    use entropy_engine::bots::NetBot;
+    // Order's slides over a game against this Chaos: had net switched to its greedy model?
+    let switched = |chaos: &str| {
+        let mut net = NetBot::new(1);
+        let mut chaos = make_bot(chaos, 2).unwrap();
+        net.new_game(Size::SEVEN, entropy_core::Role::Order);
+        chaos.new_game(Size::SEVEN, entropy_core::Role::Chaos);
+        let mut position = Position::new(Size::SEVEN);
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
+        let mut switched = Vec::new();
+        while !position.is_over() {
+            let mv = match position.phase() {
+                Phase::Draw => random_move(&position, &mut rng),
+                Phase::Place(_) => chaos.choose(&position, Budget::UNLIMITED),
+                _ => {
+                    let mv = net.choose(&position, Budget::UNLIMITED);
+                    switched.push(net.exploits_greedy());
+                    mv
+                }
+            };
+            position.play(mv).unwrap();
+        }
+        switched
+    };
+    let greedy = switched("greedy");
+    // Six placements watched (each after a slide of its own) before it may switch: the
+    // seventh slide is the first that can.
+    assert!(!greedy[..6].iter().any(|&s| s), "{greedy:?}");
+    assert!(greedy[6..].iter().all(|&s| s), "{greedy:?}");
+    // Nor against a one-move lookahead, whose placements are nearly always among greedy's
+    // but break its ties by the evaluation, not at random.
+    for chaos in ["heuristic", "search:depth=1"] {
+        let switched = switched(chaos);
+        assert!(!switched.iter().any(|&s| s), "{chaos}: {switched:?}");
+    }
+    // Early on most placements give Order nothing wherever they go, and random's then look
+    // like greedy's (both break ties at random); once the board fills they no longer do.
+    let random = switched("random");
+    assert!(!random[24..].iter().any(|&s| s), "{random:?}");
+    // With weights of its own and no greedy model, it never switches.
+    let weights = concat!(env!("CARGO_MANIFEST_DIR"), "/weights/net7.bin");
+    let mut own = make_bot(&format!("net:weights={weights}"), 1).unwrap();
+    let mut greedy = make_bot("greedy", 1).unwrap();
+    let with_model = make_bot(&format!("net:weights={weights},greedy={weights}"), 1);
+    assert!(with_model.is_ok());
+    assert!(play(own.as_mut(), greedy.as_mut(), Size::SEVEN, 3) > 0);
+    let twice = make_bot(&format!("net:weights={weights},weights={weights}"), 1).err();
+    assert!(twice.is_some_and(|e| e.0.contains("given twice")));
+}

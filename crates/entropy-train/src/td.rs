@@ -42,6 +42,10 @@ pub struct TdConfig {
     pub candidates: usize,
     /// Board size.
     pub size: Size,
+    /// Chaos is greedy (`GreedyBot`) instead of the agent, and only Order's afterstates learn:
+    /// their values become what Order can expect against greedy, which does not see Order's
+    /// plans more than one move ahead.
+    pub greedy_chaos: bool,
 }
 
 impl Default for TdConfig {
@@ -56,6 +60,7 @@ impl Default for TdConfig {
             explore: 0.02,
             candidates: 2,
             size: Size::SEVEN,
+            greedy_chaos: false,
         }
     }
 }
@@ -93,8 +98,11 @@ pub fn draw(position: &Position, rng: &mut impl Rng) -> Move {
 }
 
 /// Plays one self-play game with the model, both roles one move ahead, a random move with
-/// chance `explore`.
+/// chance `explore`; with `config.greedy_chaos`, Order alone against greedy Chaos.
 pub fn td_game(model: &NTupleModel, config: &TdConfig, seed: u64) -> TdGame {
+    if config.greedy_chaos {
+        return td_game_against_greedy(model, config, seed);
+    }
     let (size, explore) = (config.size, config.explore);
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let mut position = Position::new(size);
@@ -134,6 +142,87 @@ pub fn td_game(model: &NTupleModel, config: &TdConfig, seed: u64) -> TdGame {
         transitions,
         score: position.score(),
         decisions,
+    }
+}
+
+/// [`td_game`] with greedy as Chaos: each Order afterstate learns the value of Order's best
+/// afterstate at its next decision (after a chip drawn at random and greedy's placement), or
+/// the final score where the game ends first.
+fn td_game_against_greedy(model: &NTupleModel, config: &TdConfig, seed: u64) -> TdGame {
+    let (size, explore) = (config.size, config.explore);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let mut greedy = GreedyBot::new(seed);
+    greedy.new_game(size, entropy_core::Role::Chaos);
+    let mut position = Position::new(size);
+    let mut previous: Option<Position> = None;
+    let mut transitions = Vec::with_capacity(size.cells() * (config.candidates + 1));
+    let mut decisions = 0;
+    while !position.is_over() {
+        match position.phase() {
+            Phase::Draw => position.play_unchecked(draw(&position, &mut rng)),
+            Phase::Place(_) => {
+                position.play_unchecked(greedy.choose(&position, Budget::UNLIMITED));
+                decisions += 1;
+            }
+            _ => {
+                let (best, value) =
+                    best_afterstate(&position, |p| model.value(p)).expect("Order is to move");
+                if let Some(after) = previous {
+                    transitions.push(Transition {
+                        after,
+                        target: value as f32,
+                    });
+                }
+                for _ in 0..config.candidates {
+                    let mut after = position;
+                    after.play_unchecked(random_move(&position, &mut rng));
+                    let target = next_order_value(model, &after, &mut greedy, &mut rng);
+                    transitions.push(Transition { after, target });
+                }
+                let mv = if explore > 0.0 && rng.random_bool(explore) {
+                    random_move(&position, &mut rng)
+                } else {
+                    best
+                };
+                position.play_unchecked(mv);
+                decisions += 1;
+                previous = Some(position);
+            }
+        }
+    }
+    if let Some(after) = previous {
+        transitions.push(Transition {
+            after,
+            target: position.score() as f32,
+        });
+    }
+    TdGame {
+        transitions,
+        score: position.score(),
+        decisions,
+    }
+}
+
+/// The value of Order's best afterstate at the decision after Order's afterstate `after`
+/// against greedy Chaos (a chip drawn at random, greedy's placement); the final score where
+/// the game ends first.
+fn next_order_value(
+    model: &NTupleModel,
+    after: &Position,
+    greedy: &mut GreedyBot,
+    rng: &mut impl Rng,
+) -> f32 {
+    let mut position = *after;
+    while !position.is_over() && position.phase() != Phase::Slide {
+        let mv = match position.phase() {
+            Phase::Draw => draw(&position, rng),
+            _ => greedy.choose(&position, Budget::UNLIMITED),
+        };
+        position.play_unchecked(mv);
+    }
+    match best_afterstate(&position, |p| model.value(p)) {
+        Some((_, value)) => value as f32,
+        None => position.score() as f32,
     }
 }
 

@@ -202,3 +202,33 @@ fn searching_a_decision_to_one_depth_keeps_the_first_decision_and_valid_targets(
     }
     assert!(same.iter().any(|t| t.after.is_over()), "a whole game");
 }
+
+#[test]
+fn td_against_greedy_chaos_learns_order_afterstates_only_and_whatever_the_threads() {
+    let model = zero_model();
+    let config = |jobs| TdConfig {
+        jobs,
+        candidates: 1,
+        greedy_chaos: true,
+        ..TdConfig::default()
+    };
+    let (a, b) = (
+        play_batch(&model, &config(1), 0, 3),
+        play_batch(&model, &config(2), 0, 3),
+    );
+    for (x, y) in a.iter().zip(&b) {
+        assert_eq!(x.score, y.score);
+        let mut pairs = x.transitions.iter().zip(&y.transitions);
+        assert!(pairs.all(|(s, t)| s.after == t.after && s.target == t.target));
+    }
+    for game in &a {
+        // 49 placements by greedy and 48 slides, each slide's afterstate with one candidate.
+        assert_eq!(game.decisions, 97);
+        assert_eq!(game.transitions.len(), 2 * 48);
+        for t in &game.transitions {
+            // After Order's move a chip is drawn.
+            assert_eq!(t.after.phase(), Phase::Draw);
+            assert!(t.target >= t.after.score() as f32 - 1e-3);
+        }
+    }
+}

@@ -111,6 +111,14 @@ pub struct Args {
     /// distill: passes over the teacher's data.
     #[arg(long, default_value_t = 4)]
     epochs: usize,
+    /// td: Chaos is greedy and only Order learns (values of what Order can expect against
+    /// greedy, for playing Order once the opponent reads as greedy).
+    #[arg(long)]
+    greedy_chaos: bool,
+    /// td: start from this `net` model (e.g. the shipped crates/entropy-engine/weights/net7.bin)
+    /// instead of the linear evaluation with empty tables.
+    #[arg(long, value_name = "NET_FILE")]
+    init: Option<PathBuf>,
     /// Start afresh even if `--out` holds a run of the same settings.
     #[arg(long)]
     fresh: bool,
@@ -244,16 +252,33 @@ fn run_td(args: Args) -> Result<ExitCode> {
         explore: args.explore,
         candidates: args.candidates,
         size: Size::SEVEN,
+        greedy_chaos: args.greedy_chaos,
     };
-    let settings = format!(
+    let mut settings = format!(
         "entropy train-net --method td --seed {} --games {} --batch {} --rate {} --rate-end {} --explore {} --candidates {} --eval-every {}",
         args.seed, args.games, args.batch, args.rate, args.rate_end, args.explore, args.candidates, args.eval_every
     );
+    if args.greedy_chaos {
+        settings += " --greedy-chaos";
+    }
+    if let Some(path) = &args.init {
+        settings += &format!(" --init {}", path.display());
+    }
     let (mut model, mut done) = match resume(&args, &settings)? {
         Some(state) => state,
         None => {
-            let (mean, scale) = feature_scales(&config, 200);
-            let model = NTupleModel::zero(7, Weights::trained(), mean, scale);
+            let model = match &args.init {
+                Some(path) => {
+                    let bytes = std::fs::read(path)
+                        .with_context(|| format!("cannot read --init {}", path.display()))?;
+                    NTupleModel::from_bytes(&bytes)
+                        .map_err(|e| anyhow::anyhow!("--init {}: {e}", path.display()))?
+                }
+                None => {
+                    let (mean, scale) = feature_scales(&config, 200);
+                    NTupleModel::zero(7, Weights::trained(), mean, scale)
+                }
+            };
             let mut file = std::fs::File::create(&args.curve)
                 .with_context(|| format!("cannot write {}", args.curve.display()))?;
             writeln!(file, "{CURVE_HEADER}")?;

@@ -67,8 +67,9 @@ macro_rules! bot_list {
     },
     BotInfo {
         name: "net",
-        description: "the learned agent: one move ahead over the n-tuple evaluation trained by \
-                      self-play (entropy train-net), no search",
+        description: "the learned agent: one move ahead over the n-tuple evaluation (entropy \
+                      train-net), no search; as Order, over a second one trained against greedy \
+                      once Chaos reads as greedy; `net:weights=FILE[,greedy=FILE]` for others",
     },
     $($extra,)*
     BotInfo {
@@ -223,17 +224,29 @@ fn net_bot(name: &str, options: &str, seed: u64) -> Result<Box<dyn Bot>, Unknown
     if options.is_empty() {
         return Ok(Box::new(NetBot::new(seed)));
     }
-    let Some(path) = options.strip_prefix("weights=") else {
-        return Err(UnknownBot(format!(
-            "{name} (bad option {options:?}: use weights=FILE)"
-        )));
-    };
-    let model = load_model(path).map_err(|e| UnknownBot(format!("{name} ({e})")))?;
-    Ok(Box::new(NetBot::with_model(
-        name,
-        std::sync::Arc::new(model),
-        seed,
-    )))
+    let (mut weights, mut greedy) = (None, None);
+    for option in options.split(',') {
+        let (slot, path) = match option.split_once('=') {
+            Some(("weights", path)) => (&mut weights, path),
+            Some(("greedy", path)) => (&mut greedy, path),
+            _ => {
+                return Err(UnknownBot(format!(
+                    "{name} (bad option {option:?}: use weights=FILE and greedy=FILE, once each)"
+                )))
+            }
+        };
+        if slot.is_some() {
+            return Err(UnknownBot(format!("{name} ({option:?} given twice)")));
+        }
+        let model = load_model(path).map_err(|e| UnknownBot(format!("{name} ({e})")))?;
+        *slot = Some(std::sync::Arc::new(model));
+    }
+    let weights = weights.unwrap_or_else(crate::eval::NTupleModel::trained);
+    let bot = NetBot::with_model(name, weights, seed);
+    Ok(Box::new(match greedy {
+        Some(model) => bot.against_greedy(model),
+        None => bot,
+    }))
 }
 
 /// The whole-board network agent, with the shipped network or `wnet:model=FILE` (an ONNX model

@@ -8,6 +8,7 @@ use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 use super::random_move;
+use super::search::Observer;
 use crate::eval::{Evaluator, LinearEval, NTupleModel};
 use crate::{Bot, Budget};
 
@@ -74,21 +75,27 @@ pub(crate) fn best_valued(
 
 /// Plays the move whose afterstate the learned n-tuple evaluation values best. Boards of a size
 /// the model was not trained for are played one move ahead over the linear evaluation.
+///
+/// With a model for Order against greedy ([`NetBot::against_greedy`]), it watches Chaos's
+/// placements as the searcher does and plays Order over that model once Chaos reads as greedy.
 pub struct NetBot {
     name: String,
     model: Arc<NTupleModel>,
     fallback: LinearEval,
     rng: Xoshiro256PlusPlus,
     expected: Option<f64>,
+    /// Order's values against a greedy Chaos and the watcher that tells when to use them.
+    greedy: Option<(Arc<NTupleModel>, Box<Observer>)>,
 }
 
 impl NetBot {
-    /// The agent with the shipped weights.
+    /// The agent with the shipped weights, and the shipped Order weights against greedy Chaos.
     pub fn new(seed: u64) -> NetBot {
         NetBot::with_model("net", NTupleModel::trained(), seed)
+            .against_greedy(NTupleModel::trained_greedy_order())
     }
 
-    /// The agent with these weights.
+    /// The agent with these weights (and no model against greedy).
     pub fn with_model(name: &str, model: Arc<NTupleModel>, seed: u64) -> NetBot {
         NetBot {
             name: name.to_owned(),
@@ -96,7 +103,22 @@ impl NetBot {
             fallback: LinearEval::trained(),
             rng: Xoshiro256PlusPlus::seed_from_u64(seed),
             expected: None,
+            greedy: None,
         }
+    }
+
+    /// Plays Order over `model` once Chaos reads as greedy (`entropy train-net --method td
+    /// --greedy-chaos` trains such a model).
+    pub fn against_greedy(mut self, model: Arc<NTupleModel>) -> NetBot {
+        self.greedy = Some((model, Box::new(Observer::strict())));
+        self
+    }
+
+    /// Whether its last decision was Order's over the model against greedy.
+    pub fn exploits_greedy(&self) -> bool {
+        self.greedy
+            .as_ref()
+            .is_some_and(|(_, observer)| observer.opponent_is_greedy())
     }
 }
 
@@ -107,15 +129,30 @@ impl Bot for NetBot {
 
     fn new_game(&mut self, _size: Size, _role: Role) {
         self.expected = None;
+        if let Some((_, observer)) = &mut self.greedy {
+            observer.reset();
+        }
     }
 
     fn choose(&mut self, position: &Position, _budget: Budget) -> Move {
-        let best = if position.size().side() == self.model.side() {
-            best_afterstate(position, |p| self.model.value(p))
+        let order = position.phase() == Phase::Slide;
+        if let (true, Some((_, observer))) = (order, &mut self.greedy) {
+            observer.observe(position);
+        }
+        let model = match &self.greedy {
+            Some((greedy, observer)) if order && observer.opponent_is_greedy() => greedy,
+            _ => &self.model,
+        };
+        let best = if position.size().side() == model.side() {
+            best_afterstate(position, |p| model.value(p))
         } else {
             best_afterstate(position, |p| self.fallback.evaluate(p))
         };
-        play_best(best, &mut self.expected, position, &mut self.rng)
+        let mv = play_best(best, &mut self.expected, position, &mut self.rng);
+        if let (true, Some((_, observer))) = (order, &mut self.greedy) {
+            observer.after_ours = position.after(mv).ok();
+        }
+        mv
     }
 
     fn expected_score(&self) -> Option<f64> {

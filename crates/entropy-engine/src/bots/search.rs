@@ -70,6 +70,11 @@ const GREEDY_SHARE: f64 = 0.9;
 /// Opponent moves whose regrets are averaged: a longer window than the greedy test's, as one
 /// move's regret varies much more (a late blunder costs ten points, an early one a few tenths).
 const REGRET_WATCHED: usize = 24;
+/// A strict observer's tied decisions watched before it may call the opponent greedy.
+const MIN_TIES: usize = 3;
+/// The largest share of tied decisions where the opponent played the evaluation's favourite
+/// that still reads as greedy's random tie-breaks.
+const FAVOURITE_SHARE: f64 = 0.5;
 /// Positions searched to value each opponent decision (about a millisecond).
 const REGRET_NODES: u64 = 3_000;
 
@@ -83,10 +88,18 @@ pub(crate) struct Observer {
     greedy: VecDeque<bool>,
     /// The last few regrets, newest last.
     regrets: VecDeque<f64>,
-    /// The searcher that values the opponent's decisions (its own small table, no model).
-    judge: Searcher<LinearEval>,
+    /// The searcher that values the opponent's decisions (its own small table, no model); only
+    /// where regrets are wanted, so that watching for greedy alone allocates nothing.
+    judge: Option<Searcher<LinearEval>>,
     /// Mean regret per move above which the opponent counts as weak; `None`: never.
     weak_regret: Option<f64>,
+    /// Also tell greedy from a one-move lookahead that agrees with it (`search:depth=1` plays
+    /// one of greedy's placements nearly always): greedy breaks its ties at random, the
+    /// lookahead by its evaluation. Each watched decision with tied greedy moves records
+    /// whether the move played was the linear evaluation's favourite among them; greedy's
+    /// are, by chance, in about one of the tied moves' number. For an agent whose play against
+    /// greedy is worse against others.
+    strict: Option<VecDeque<bool>>,
 }
 
 impl Observer {
@@ -95,8 +108,17 @@ impl Observer {
             after_ours: None,
             greedy: VecDeque::new(),
             regrets: VecDeque::new(),
-            judge: Searcher::new(eval, 1),
+            judge: weak_regret.map(|_| Searcher::new(eval, 1)),
             weak_regret,
+            strict: None,
+        }
+    }
+
+    /// A watcher for greedy alone that tells it from a one-move lookahead (see `strict`).
+    pub(crate) fn strict() -> Observer {
+        Observer {
+            strict: Some(VecDeque::new()),
+            ..Observer::new(LinearEval::trained(), None)
         }
     }
 
@@ -104,7 +126,9 @@ impl Observer {
         self.after_ours = None;
         self.greedy.clear();
         self.regrets.clear();
-        self.judge.clear();
+        if let Some(judge) = &mut self.judge {
+            judge.clear();
+        }
     }
 
     /// Records what the opponent did since `after_ours`.
@@ -115,15 +139,20 @@ impl Observer {
         let Some((decision, played)) = opponent_decision(&before, now) else {
             return;
         };
-        let greedy = match decision.phase() {
-            Phase::Slide => model::greedy_order_moves(&decision).contains(&played),
-            _ => model::greedy_chaos_moves(&decision).contains(&played),
+        let moves = match decision.phase() {
+            Phase::Slide => model::greedy_order_moves(&decision),
+            _ => model::greedy_chaos_moves(&decision),
         };
+        let greedy = moves.contains(&played);
         push_window(&mut self.greedy, greedy, WATCHED);
-        if self.weak_regret.is_some() {
-            let analysis =
-                self.judge
-                    .analyse(&decision, Limits::nodes(REGRET_NODES), 1, Some(played));
+        if let Some(favourites) = &mut self.strict {
+            if greedy && moves.len() >= 2 {
+                let favourite = favourite(&decision, &moves);
+                push_window(favourites, favourite == Some(played), WATCHED);
+            }
+        }
+        if let Some(judge) = &mut self.judge {
+            let analysis = judge.analyse(&decision, Limits::nodes(REGRET_NODES), 1, Some(played));
             let regret = analysis.regret().expect("a move was asked about");
             push_window(&mut self.regrets, regret, REGRET_WATCHED);
         }
@@ -131,7 +160,13 @@ impl Observer {
 
     pub(crate) fn opponent_is_greedy(&self) -> bool {
         let greedy = self.greedy.iter().filter(|&&g| g).count();
-        self.greedy.len() >= MIN_OBSERVED
+        let random_ties = self.strict.as_ref().is_none_or(|favourites| {
+            let picked = favourites.iter().filter(|&&f| f).count();
+            favourites.len() >= MIN_TIES
+                && picked as f64 <= FAVOURITE_SHARE * favourites.len() as f64
+        });
+        random_ties
+            && self.greedy.len() >= MIN_OBSERVED
             && greedy as f64 >= GREEDY_SHARE * self.greedy.len() as f64
     }
 
@@ -295,4 +330,17 @@ impl Bot for SearchBot {
     fn expected_score(&self) -> Option<f64> {
         self.last.as_ref().map(|r| r.value)
     }
+}
+
+/// The move of `moves` whose afterstate the linear evaluation likes best for the player to
+/// move in `decision` (the first of equals).
+fn favourite(decision: &Position, moves: &[Move]) -> Option<Move> {
+    use crate::eval::Evaluator;
+    let eval = LinearEval::trained_ref();
+    let order = decision.phase() == Phase::Slide;
+    let valued = moves.iter().filter_map(|&mv| {
+        let after = decision.after(mv).ok()?;
+        Some((mv, eval.evaluate(&after)))
+    });
+    super::net::best_valued(order, valued).map(|(mv, _)| mv)
 }

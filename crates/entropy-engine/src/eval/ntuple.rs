@@ -251,6 +251,20 @@ impl NTupleModel {
             .clone()
     }
 
+    /// The shipped Order weights against a greedy Chaos (`weights/net7-greedy-order.bin`,
+    /// `entropy train-net --method td --greedy-chaos`): only its Order values are trained.
+    pub fn trained_greedy_order() -> std::sync::Arc<NTupleModel> {
+        static TRAINED: OnceLock<std::sync::Arc<NTupleModel>> = OnceLock::new();
+        TRAINED
+            .get_or_init(|| {
+                std::sync::Arc::new(
+                    NTupleModel::from_bytes(include_bytes!("../../weights/net7-greedy-order.bin"))
+                        .expect("the shipped n-tuple weights are valid"),
+                )
+            })
+            .clone()
+    }
+
     /// The board side the model is for.
     pub fn side(&self) -> usize {
         self.side
