@@ -103,104 +103,117 @@ pub fn td_game(model: &NTupleModel, config: &TdConfig, seed: u64) -> TdGame {
     if config.greedy_chaos {
         return td_game_against_greedy(model, config, seed);
     }
-    let (size, explore) = (config.size, config.explore);
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-    let mut position = Position::new(size);
-    let mut previous = Some(position);
-    let mut transitions = Vec::with_capacity(2 * size.cells());
-    let mut decisions = 0;
-    while !position.is_over() {
-        if position.phase() == Phase::Draw {
-            position.play_unchecked(draw(&position, &mut rng));
+    let mut game = Game::new(config.size, true);
+    while !game.position.is_over() {
+        if game.position.phase() == Phase::Draw {
+            game.position.play_unchecked(draw(&game.position, &mut rng));
             continue;
         }
-        let (best, value) =
-            best_afterstate(&position, |p| model.value(p)).expect("a player is to move");
-        if let Some(after) = previous {
-            transitions.push(Transition {
-                after,
-                target: value as f32,
-            });
-        }
-        for _ in 0..config.candidates {
-            let mut after = position;
-            after.play_unchecked(random_move(&position, &mut rng));
-            if let Some(target) = next_decision_value(model, &after, &mut rng) {
-                transitions.push(Transition { after, target });
-            }
-        }
-        let mv = if explore > 0.0 && rng.random_bool(explore) {
-            random_move(&position, &mut rng)
-        } else {
-            best
-        };
-        position.play_unchecked(mv);
-        decisions += 1;
-        previous = Some(position);
+        let next =
+            |after: &Position, rng: &mut Xoshiro256PlusPlus| next_decision_value(model, after, rng);
+        learn_decision(model, config, &mut game, &mut rng, next);
     }
-    TdGame {
-        transitions,
-        score: position.score(),
-        decisions,
+    game.finish()
+}
+
+/// A game of the learner under way.
+struct Game {
+    position: Position,
+    /// The afterstate of the learner's last move, which learns at its next decision.
+    previous: Option<Position>,
+    transitions: Vec<Transition>,
+    decisions: usize,
+}
+
+impl Game {
+    /// A new game; with `learn_start`, the empty board learns the value of the first decision.
+    fn new(size: Size, learn_start: bool) -> Game {
+        let position = Position::new(size);
+        Game {
+            position,
+            previous: learn_start.then_some(position),
+            transitions: Vec::with_capacity(4 * size.cells()),
+            decisions: 0,
+        }
     }
+
+    fn finish(self) -> TdGame {
+        TdGame {
+            transitions: self.transitions,
+            score: self.position.score(),
+            decisions: self.decisions,
+        }
+    }
+}
+
+/// One decision of the learner, played: the afterstate of its previous move learns the value
+/// of its best afterstate now, `config.candidates` random moves' afterstates learn
+/// `next_value` of theirs, and it plays the best move (or a random one with chance
+/// `config.explore`).
+fn learn_decision(
+    model: &NTupleModel,
+    config: &TdConfig,
+    game: &mut Game,
+    rng: &mut Xoshiro256PlusPlus,
+    mut next_value: impl FnMut(&Position, &mut Xoshiro256PlusPlus) -> Option<f32>,
+) {
+    let position = game.position;
+    let (best, value) = best_afterstate(&position, |p| model.value(p)).expect("a decision");
+    if let Some(after) = game.previous {
+        game.transitions.push(Transition {
+            after,
+            target: value as f32,
+        });
+    }
+    for _ in 0..config.candidates {
+        let mut after = position;
+        after.play_unchecked(random_move(&position, rng));
+        if let Some(target) = next_value(&after, rng) {
+            game.transitions.push(Transition { after, target });
+        }
+    }
+    let mv = if config.explore > 0.0 && rng.random_bool(config.explore) {
+        random_move(&position, rng)
+    } else {
+        best
+    };
+    game.position.play_unchecked(mv);
+    game.decisions += 1;
+    game.previous = Some(game.position);
 }
 
 /// [`td_game`] with greedy as Chaos: each Order afterstate learns the value of Order's best
 /// afterstate at its next decision (after a chip drawn at random and greedy's placement), or
 /// the final score where the game ends first.
 fn td_game_against_greedy(model: &NTupleModel, config: &TdConfig, seed: u64) -> TdGame {
-    let (size, explore) = (config.size, config.explore);
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let mut greedy = GreedyBot::new(seed);
-    greedy.new_game(size, entropy_core::Role::Chaos);
-    let mut position = Position::new(size);
-    let mut previous: Option<Position> = None;
-    let mut transitions = Vec::with_capacity(size.cells() * (config.candidates + 1));
-    let mut decisions = 0;
-    while !position.is_over() {
+    greedy.new_game(config.size, entropy_core::Role::Chaos);
+    let mut game = Game::new(config.size, false);
+    while !game.position.is_over() {
+        let position = game.position;
         match position.phase() {
-            Phase::Draw => position.play_unchecked(draw(&position, &mut rng)),
+            Phase::Draw => game.position.play_unchecked(draw(&position, &mut rng)),
             Phase::Place(_) => {
-                position.play_unchecked(greedy.choose(&position, Budget::UNLIMITED));
-                decisions += 1;
+                let mv = greedy.choose(&position, Budget::UNLIMITED);
+                game.position.play_unchecked(mv);
+                game.decisions += 1;
             }
             _ => {
-                let (best, value) =
-                    best_afterstate(&position, |p| model.value(p)).expect("Order is to move");
-                if let Some(after) = previous {
-                    transitions.push(Transition {
-                        after,
-                        target: value as f32,
-                    });
-                }
-                for _ in 0..config.candidates {
-                    let mut after = position;
-                    after.play_unchecked(random_move(&position, &mut rng));
-                    let target = next_order_value(model, &after, &mut greedy, &mut rng);
-                    transitions.push(Transition { after, target });
-                }
-                let mv = if explore > 0.0 && rng.random_bool(explore) {
-                    random_move(&position, &mut rng)
-                } else {
-                    best
+                let next = |after: &Position, rng: &mut Xoshiro256PlusPlus| {
+                    Some(next_order_value(model, after, &mut greedy, rng))
                 };
-                position.play_unchecked(mv);
-                decisions += 1;
-                previous = Some(position);
+                learn_decision(model, config, &mut game, &mut rng, next);
             }
         }
     }
-    if let Some(after) = previous {
-        transitions.push(Transition {
-            after,
-            target: position.score() as f32,
-        });
+    // Order's last afterstate learns the final score, after greedy's last placement.
+    if let Some(after) = game.previous {
+        let target = game.position.score() as f32;
+        game.transitions.push(Transition { after, target });
     }
-    TdGame {
-        transitions,
-        score: position.score(),
-        decisions,
-    }
+    game.finish()
 }
 
 /// The value of Order's best afterstate at the decision after Order's afterstate `after`
