@@ -151,18 +151,7 @@ fn run_distill(args: Args) -> Result<ExitCode> {
         bail!("--candidates-from chooses the --best-candidates: give --best-candidates N too");
     }
     let candidate_model = match &args.candidates_from {
-        Some(path) => {
-            let bytes = std::fs::read(path)
-                .with_context(|| format!("cannot read --candidates-from {}", path.display()))?;
-            let model = NTupleModel::from_bytes(&bytes).map_err(|e| {
-                anyhow::anyhow!(
-                    "--candidates-from {}: not a net model: {}",
-                    path.display(),
-                    e.0
-                )
-            })?;
-            Some(NTupleEval::new(model))
-        }
+        Some(path) => Some(NTupleEval::new(read_model("--candidates-from", path)?)),
         None => None,
     };
     let config = DistillConfig {
@@ -268,12 +257,7 @@ fn run_td(args: Args) -> Result<ExitCode> {
         Some(state) => state,
         None => {
             let model = match &args.init {
-                Some(path) => {
-                    let bytes = std::fs::read(path)
-                        .with_context(|| format!("cannot read --init {}", path.display()))?;
-                    NTupleModel::from_bytes(&bytes)
-                        .map_err(|e| anyhow::anyhow!("--init {}: {e}", path.display()))?
-                }
+                Some(path) => read_model("--init", path)?,
                 None => {
                     let (mean, scale) = feature_scales(&config, 200);
                     NTupleModel::zero(7, Weights::trained(), mean, scale)
@@ -348,6 +332,14 @@ fn run_td(args: Args) -> Result<ExitCode> {
         args.out.display()
     );
     Ok(ExitCode::SUCCESS)
+}
+
+/// The `net` model in the file an option names.
+fn read_model(option: &str, path: &std::path::Path) -> Result<NTupleModel> {
+    let bytes =
+        std::fs::read(path).with_context(|| format!("cannot read {option} {}", path.display()))?;
+    NTupleModel::from_bytes(&bytes)
+        .map_err(|e| anyhow::anyhow!("{option} {}: not a net model: {}", path.display(), e.0))
 }
 
 /// The model and games done of an earlier run of the same settings in `--out`, if any.

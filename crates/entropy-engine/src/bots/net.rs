@@ -150,7 +150,7 @@ impl Bot for NetBot {
         };
         let mv = play_best(best, &mut self.expected, position, &mut self.rng);
         if let (true, Some((_, observer))) = (order, &mut self.greedy) {
-            observer.after_ours = position.after(mv).ok();
+            observer.played(position, mv);
         }
         mv
     }

@@ -83,7 +83,7 @@ const REGRET_NODES: u64 = 3_000;
 /// The regret separates skill from luck: a strong player's moves cost little whatever the chips.
 pub(crate) struct Observer {
     /// The position right after our last move.
-    pub(crate) after_ours: Option<Position>,
+    after_ours: Option<Position>,
     /// The last few observations (greedy or not), newest last.
     greedy: VecDeque<bool>,
     /// The last few regrets, newest last.
@@ -129,6 +129,12 @@ impl Observer {
         if let Some(judge) = &mut self.judge {
             judge.clear();
         }
+    }
+
+    /// Remembers our move `mv` in `position`, so that the next observation finds the
+    /// opponent's decision after it.
+    pub(crate) fn played(&mut self, position: &Position, mv: Move) {
+        self.after_ours = position.after(mv).ok();
     }
 
     /// Records what the opponent did since `after_ours`.
@@ -322,7 +328,7 @@ impl Bot for SearchBot {
         }
         let result = self.searcher.search(position, limits);
         let best = result.best;
-        self.observer.after_ours = position.after(best).ok();
+        self.observer.played(position, best);
         self.last = Some(result);
         best
     }

@@ -1,7 +1,7 @@
 //! The whole-board network agent: one move ahead over [`BoardNet`], every afterstate of a
 //! decision valued in one batch, no deeper search.
 
-use entropy_core::{Move, Position, Role, Size};
+use entropy_core::{Move, Phase, Position, Role, Size};
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
@@ -124,7 +124,11 @@ impl Bot for PnetBot {
     }
 
     fn choose(&mut self, position: &Position, budget: Budget) -> Move {
-        if !self.against_greedy.is_empty() {
+        // Only a role with a policy for a greedy opponent watches for one: the other plays as
+        // `net`, which watches for itself.
+        let order = position.phase() == Phase::Slide;
+        let watching = self.against_greedy.iter().any(|p| p.plays_order() == order);
+        if watching {
             self.observer.observe(position);
         }
         let against_greedy = self.exploits_greedy();
@@ -145,8 +149,8 @@ impl Bot for PnetBot {
                 mv
             }
         };
-        if !self.against_greedy.is_empty() {
-            self.observer.after_ours = position.after(mv).ok();
+        if watching {
+            self.observer.played(position, mv);
         }
         mv
     }

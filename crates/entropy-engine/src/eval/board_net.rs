@@ -173,19 +173,24 @@ impl PolicyNet {
 
     /// The shipped Chaos policy (7x7, `crates/entropy-engine/weights/pnet7-chaos.onnx`).
     pub fn shipped_chaos() -> PolicyNet {
-        static BYTES: &[u8] = include_bytes!("../../weights/pnet7-chaos.onnx");
         static NET: std::sync::OnceLock<PolicyNet> = std::sync::OnceLock::new();
-        NET.get_or_init(|| PolicyNet::from_onnx(BYTES, 7).expect("the shipped policy loads"))
-            .clone()
+        PolicyNet::shipped(&NET, include_bytes!("../../weights/pnet7-chaos.onnx"))
     }
 
     /// The shipped Chaos policy against a greedy Order (7x7,
     /// `crates/entropy-engine/weights/pnet7-chaos-greedy.onnx`: the shipped policy fine-tuned on
-    /// the searcher's placements against greedy, searching as if Order were greedy).
+    /// `spoiler`'s placements against greedy, which answer greedy's exact reply).
     pub fn shipped_chaos_greedy() -> PolicyNet {
-        static BYTES: &[u8] = include_bytes!("../../weights/pnet7-chaos-greedy.onnx");
         static NET: std::sync::OnceLock<PolicyNet> = std::sync::OnceLock::new();
-        NET.get_or_init(|| PolicyNet::from_onnx(BYTES, 7).expect("the shipped policy loads"))
+        PolicyNet::shipped(
+            &NET,
+            include_bytes!("../../weights/pnet7-chaos-greedy.onnx"),
+        )
+    }
+
+    /// A shipped 7x7 policy, read from `bytes` once into `cell` and shared.
+    fn shipped(cell: &std::sync::OnceLock<PolicyNet>, bytes: &[u8]) -> PolicyNet {
+        cell.get_or_init(|| PolicyNet::from_onnx(bytes, 7).expect("the shipped policy loads"))
             .clone()
     }
 

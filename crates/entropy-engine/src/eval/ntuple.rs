@@ -241,28 +241,30 @@ impl NTupleModel {
     /// and shared by every bot and evaluation that uses them.
     pub fn trained() -> std::sync::Arc<NTupleModel> {
         static TRAINED: OnceLock<std::sync::Arc<NTupleModel>> = OnceLock::new();
-        TRAINED
-            .get_or_init(|| {
-                std::sync::Arc::new(
-                    NTupleModel::from_bytes(include_bytes!("../../weights/net7.bin"))
-                        .expect("the shipped n-tuple weights are valid"),
-                )
-            })
-            .clone()
+        NTupleModel::shipped(&TRAINED, include_bytes!("../../weights/net7.bin"))
     }
 
     /// The shipped Order weights against a greedy Chaos (`weights/net7-greedy-order.bin`,
     /// `entropy train-net --method td --greedy-chaos`): only its Order values are trained.
     pub fn trained_greedy_order() -> std::sync::Arc<NTupleModel> {
         static TRAINED: OnceLock<std::sync::Arc<NTupleModel>> = OnceLock::new();
-        TRAINED
-            .get_or_init(|| {
-                std::sync::Arc::new(
-                    NTupleModel::from_bytes(include_bytes!("../../weights/net7-greedy-order.bin"))
-                        .expect("the shipped n-tuple weights are valid"),
-                )
-            })
-            .clone()
+        NTupleModel::shipped(
+            &TRAINED,
+            include_bytes!("../../weights/net7-greedy-order.bin"),
+        )
+    }
+
+    /// Shipped weights, read from `bytes` once into `cell` and shared.
+    fn shipped(
+        cell: &OnceLock<std::sync::Arc<NTupleModel>>,
+        bytes: &[u8],
+    ) -> std::sync::Arc<NTupleModel> {
+        cell.get_or_init(|| {
+            std::sync::Arc::new(
+                NTupleModel::from_bytes(bytes).expect("the shipped n-tuple weights are valid"),
+            )
+        })
+        .clone()
     }
 
     /// The board side the model is for.
