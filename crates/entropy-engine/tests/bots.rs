@@ -191,3 +191,51 @@ fn net_plays_order_over_its_greedy_model_only_against_a_greedy_chaos() {
     let twice = make_bot(&format!("net:weights={weights},weights={weights}"), 1).err();
     assert!(twice.is_some_and(|e| e.0.contains("given twice")));
 }
+
+#[test]
+fn net_plays_each_role_over_its_own_model() {
+    use entropy_engine::bots::best_afterstate;
+    use entropy_engine::eval::NTupleModel;
+    let chaos_model = NTupleModel::trained();
+    let order_model = NTupleModel::trained_order();
+    let weights = concat!(env!("CARGO_MANIFEST_DIR"), "/weights/net7.bin");
+    let order = concat!(env!("CARGO_MANIFEST_DIR"), "/weights/net7-order.bin");
+    let mut shipped = make_bot("net", 1).unwrap();
+    let mut given = make_bot(&format!("net:weights={weights},order={order}"), 1).unwrap();
+    let mut position = Position::new(Size::SEVEN);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(8);
+    let (mut differ, mut decisions) = (0, 0);
+    while !position.is_over() {
+        let mv = match position.phase() {
+            Phase::Draw => random_move(&position, &mut rng),
+            phase => {
+                let model = if phase == Phase::Slide {
+                    &order_model
+                } else {
+                    &chaos_model
+                };
+                let (best, _) = best_afterstate(&position, |p| model.value(p)).unwrap();
+                let (other, _) = best_afterstate(&position, |p| {
+                    let other = if phase == Phase::Slide {
+                        &chaos_model
+                    } else {
+                        &order_model
+                    };
+                    other.value(p)
+                })
+                .unwrap();
+                differ += usize::from(best != other);
+                decisions += 1;
+                // Its first slides, before it could read Chaos as greedy.
+                if decisions < 12 {
+                    assert_eq!(shipped.choose(&position, Budget::UNLIMITED), best);
+                    assert_eq!(given.choose(&position, Budget::UNLIMITED), best);
+                }
+                random_move(&position, &mut rng)
+            }
+        };
+        position.play(mv).unwrap();
+    }
+    // The two models disagree often enough for the test to tell them apart.
+    assert!(differ > 10, "{differ} of {decisions}");
+}

@@ -12,7 +12,7 @@
 //! number of threads.
 
 use entropy_core::{Move, Phase, Position, Size};
-use entropy_engine::bots::{best_afterstate, random_move, GreedyBot, NetBot};
+use entropy_engine::bots::{best_afterstate, make_bot, random_move, GreedyBot, NetBot, UnknownBot};
 use entropy_engine::eval::{features, NTupleModel, Weights, FEATURES};
 use entropy_engine::{Bot, Budget};
 use rand::{Rng, SeedableRng};
@@ -42,10 +42,12 @@ pub struct TdConfig {
     pub candidates: usize,
     /// Board size.
     pub size: Size,
-    /// Chaos is greedy (`GreedyBot`) instead of the agent, and only Order's afterstates learn:
-    /// their values become what Order can expect against greedy, which does not see Order's
-    /// plans more than one move ahead.
-    pub greedy_chaos: bool,
+    /// Bots (built-in names, as `entropy match` takes them) that play Chaos instead of the
+    /// agent, one per game chosen by its seed; only Order's afterstates learn then: their
+    /// values become what Order can expect against these players. `["greedy"]` learns Order
+    /// against greedy, which does not see Order's plans more than one move ahead. Empty:
+    /// self-play.
+    pub chaos: Vec<String>,
 }
 
 impl Default for TdConfig {
@@ -60,7 +62,7 @@ impl Default for TdConfig {
             explore: 0.02,
             candidates: 2,
             size: Size::SEVEN,
-            greedy_chaos: false,
+            chaos: Vec::new(),
         }
     }
 }
@@ -98,10 +100,15 @@ pub fn draw(position: &Position, rng: &mut impl Rng) -> Move {
 }
 
 /// Plays one self-play game with the model, both roles one move ahead, a random move with
-/// chance `explore`; with `config.greedy_chaos`, Order alone against greedy Chaos.
+/// chance `explore`; with `config.chaos`, Order alone against one of those bots.
+///
+/// # Panics
+/// If a name in `config.chaos` is not a bot: check them with [`check_chaos`] first.
 pub fn td_game(model: &NTupleModel, config: &TdConfig, seed: u64) -> TdGame {
-    if config.greedy_chaos {
-        return td_game_against_greedy(model, config, seed);
+    if !config.chaos.is_empty() {
+        let name = &config.chaos[(seed % config.chaos.len() as u64) as usize];
+        let mut chaos = make_bot(name, seed).expect("Chaos bots checked before training");
+        return td_game_against(model, config, seed, chaos.as_mut());
     }
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let mut game = Game::new(config.size, true);
@@ -183,32 +190,43 @@ fn learn_decision(
     game.previous = Some(game.position);
 }
 
-/// [`td_game`] with greedy as Chaos: each Order afterstate learns the value of Order's best
-/// afterstate at its next decision (after a chip drawn at random and greedy's placement), or
+/// Whether every name in `chaos` makes a bot (the error names the first that does not).
+pub fn check_chaos(chaos: &[String]) -> Result<(), UnknownBot> {
+    chaos
+        .iter()
+        .try_for_each(|name| make_bot(name, 0).map(drop))
+}
+
+/// [`td_game`] with a bot as Chaos: each Order afterstate learns the value of Order's best
+/// afterstate at its next decision (after a chip drawn at random and the bot's placement), or
 /// the final score where the game ends first.
-fn td_game_against_greedy(model: &NTupleModel, config: &TdConfig, seed: u64) -> TdGame {
+fn td_game_against(
+    model: &NTupleModel,
+    config: &TdConfig,
+    seed: u64,
+    chaos: &mut dyn Bot,
+) -> TdGame {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-    let mut greedy = GreedyBot::new(seed);
-    greedy.new_game(config.size, entropy_core::Role::Chaos);
+    chaos.new_game(config.size, entropy_core::Role::Chaos);
     let mut game = Game::new(config.size, false);
     while !game.position.is_over() {
         let position = game.position;
         match position.phase() {
             Phase::Draw => game.position.play_unchecked(draw(&position, &mut rng)),
             Phase::Place(_) => {
-                let mv = greedy.choose(&position, Budget::UNLIMITED);
+                let mv = chaos.choose(&position, Budget::UNLIMITED);
                 game.position.play_unchecked(mv);
                 game.decisions += 1;
             }
             _ => {
                 let next = |after: &Position, rng: &mut Xoshiro256PlusPlus| {
-                    Some(next_order_value(model, after, &mut greedy, rng))
+                    Some(next_order_value(model, after, chaos, rng))
                 };
                 learn_decision(model, config, &mut game, &mut rng, next);
             }
         }
     }
-    // Order's last afterstate learns the final score, after greedy's last placement.
+    // Order's last afterstate learns the final score, after Chaos's last placement.
     if let Some(after) = game.previous {
         let target = game.position.score() as f32;
         game.transitions.push(Transition { after, target });
@@ -217,19 +235,20 @@ fn td_game_against_greedy(model: &NTupleModel, config: &TdConfig, seed: u64) -> 
 }
 
 /// The value of Order's best afterstate at the decision after Order's afterstate `after`
-/// against greedy Chaos (a chip drawn at random, greedy's placement); the final score where
-/// the game ends first.
+/// against a Chaos bot (a chip drawn at random, the bot's placement); the final score where
+/// the game ends first. The bot is asked about a position off its game's path: bots that
+/// watch their opponent should not be given (`search:...,model=0` does not watch).
 fn next_order_value(
     model: &NTupleModel,
     after: &Position,
-    greedy: &mut GreedyBot,
+    chaos: &mut dyn Bot,
     rng: &mut impl Rng,
 ) -> f32 {
     let mut position = *after;
     while !position.is_over() && position.phase() != Phase::Slide {
         let mv = match position.phase() {
             Phase::Draw => draw(&position, rng),
-            _ => greedy.choose(&position, Budget::UNLIMITED),
+            _ => chaos.choose(&position, Budget::UNLIMITED),
         };
         position.play_unchecked(mv);
     }

@@ -204,23 +204,50 @@ fn searching_a_decision_to_one_depth_keeps_the_first_decision_and_valid_targets(
 }
 
 #[test]
-fn td_against_greedy_chaos_learns_order_afterstates_only_and_whatever_the_threads() {
+fn td_against_a_pool_of_chaos_bots_is_the_same_whatever_the_threads() {
     let model = zero_model();
+    let pool = vec![
+        "search:depth=1,model=0,tt=1".to_owned(),
+        "spoiler".to_owned(),
+    ];
+    assert!(entropy_train::td::check_chaos(&pool).is_ok());
+    let unknown = entropy_train::td::check_chaos(&["spoiler".to_owned(), "nobody".to_owned()]);
+    assert!(unknown.unwrap_err().to_string().contains("nobody"));
+    let games = order_against_chaos(&model, pool, 4);
+    assert!(games
+        .iter()
+        .flat_map(|g| &g.transitions)
+        .all(|t| t.after.phase() == Phase::Draw));
+}
+
+/// `games` TD games of Order against the `chaos` bots, played on one thread and on two, which
+/// must agree.
+fn order_against_chaos(
+    model: &NTupleModel,
+    chaos: Vec<String>,
+    games: usize,
+) -> Vec<entropy_train::td::TdGame> {
     let config = |jobs| TdConfig {
         jobs,
         candidates: 1,
-        greedy_chaos: true,
+        chaos: chaos.clone(),
         ..TdConfig::default()
     };
     let (a, b) = (
-        play_batch(&model, &config(1), 0, 3),
-        play_batch(&model, &config(2), 0, 3),
+        play_batch(model, &config(1), 0, games),
+        play_batch(model, &config(2), 0, games),
     );
     for (x, y) in a.iter().zip(&b) {
         assert_eq!(x.score, y.score);
         let mut pairs = x.transitions.iter().zip(&y.transitions);
         assert!(pairs.all(|(s, t)| s.after == t.after && s.target == t.target));
     }
+    a
+}
+
+#[test]
+fn td_against_greedy_chaos_learns_order_afterstates_only_and_whatever_the_threads() {
+    let a = order_against_chaos(&zero_model(), vec!["greedy".to_owned()], 3);
     for game in &a {
         // 49 placements by greedy and 48 slides, each slide's afterstate with one candidate.
         assert_eq!(game.decisions, 97);

@@ -112,9 +112,16 @@ pub struct Args {
     #[arg(long, default_value_t = 4)]
     epochs: usize,
     /// td: Chaos is greedy and only Order learns (values of what Order can expect against
-    /// greedy, for playing Order once the opponent reads as greedy).
-    #[arg(long)]
+    /// greedy, for playing Order once the opponent reads as greedy); the same as `--chaos
+    /// greedy`.
+    #[arg(long, conflicts_with = "chaos")]
     greedy_chaos: bool,
+    /// td: this bot plays Chaos and only Order learns (values of what Order can expect
+    /// against it); given several times, each game's Chaos is one of them, chosen by the
+    /// game's seed. Bots that watch their opponent must not watch (`search:depth=1,model=0`):
+    /// they are also asked about the candidate moves' positions.
+    #[arg(long, value_name = "BOT")]
+    chaos: Vec<String>,
     /// td: start from this `net` model (e.g. the shipped crates/entropy-engine/weights/net7.bin)
     /// instead of the linear evaluation with empty tables.
     #[arg(long, value_name = "NET_FILE")]
@@ -241,14 +248,24 @@ fn run_td(args: Args) -> Result<ExitCode> {
         explore: args.explore,
         candidates: args.candidates,
         size: Size::SEVEN,
-        greedy_chaos: args.greedy_chaos,
+        chaos: if args.greedy_chaos {
+            vec!["greedy".to_owned()]
+        } else {
+            args.chaos.clone()
+        },
     };
+    if let Err(e) = entropy_train::td::check_chaos(&config.chaos) {
+        bail!("--chaos: {e}");
+    }
     let mut settings = format!(
         "entropy train-net --method td --seed {} --games {} --batch {} --rate {} --rate-end {} --explore {} --candidates {} --eval-every {}",
         args.seed, args.games, args.batch, args.rate, args.rate_end, args.explore, args.candidates, args.eval_every
     );
     if args.greedy_chaos {
         settings += " --greedy-chaos";
+    }
+    for name in &args.chaos {
+        settings += &format!(" --chaos {name}");
     }
     if let Some(path) = &args.init {
         settings += &format!(" --init {}", path.display());

@@ -67,9 +67,10 @@ macro_rules! bot_list {
     },
     BotInfo {
         name: "net",
-        description: "the learned agent: one move ahead over the n-tuple evaluation (entropy \
-                      train-net), no search; as Order, over a second one trained against greedy \
-                      once Chaos reads as greedy; `net:weights=FILE[,greedy=FILE]` for others",
+        description: "the learned agent: one move ahead over n-tuple evaluations (entropy \
+                      train-net), no search; Order over its own (trained by TD against a \
+                      one-move Chaos), over one trained against greedy once Chaos reads as \
+                      greedy; `net:weights=FILE[,order=FILE,greedy=FILE]` for others",
     },
     $($extra,)*
     BotInfo {
@@ -219,19 +220,22 @@ fn search_options(
 }
 
 /// The learned agent, with the shipped weights or `net:weights=FILE` (a model written by
-/// `entropy train-net`).
+/// `entropy train-net`; `order=FILE` a model for Order's decisions, `greedy=FILE` one for
+/// Order's once Chaos reads as greedy).
 fn net_bot(name: &str, options: &str, seed: u64) -> Result<Box<dyn Bot>, UnknownBot> {
     if options.is_empty() {
         return Ok(Box::new(NetBot::new(seed)));
     }
-    let (mut weights, mut greedy) = (None, None);
+    let (mut weights, mut order, mut greedy) = (None, None, None);
     for option in options.split(',') {
         let (slot, path) = match option.split_once('=') {
             Some(("weights", path)) => (&mut weights, path),
+            Some(("order", path)) => (&mut order, path),
             Some(("greedy", path)) => (&mut greedy, path),
             _ => {
                 return Err(UnknownBot(format!(
-                    "{name} (bad option {option:?}: use weights=FILE and greedy=FILE, once each)"
+                    "{name} (bad option {option:?}: use weights=FILE, order=FILE and \
+                     greedy=FILE, once each)"
                 )))
             }
         };
@@ -242,7 +246,10 @@ fn net_bot(name: &str, options: &str, seed: u64) -> Result<Box<dyn Bot>, Unknown
         *slot = Some(std::sync::Arc::new(model));
     }
     let weights = weights.unwrap_or_else(crate::eval::NTupleModel::trained);
-    let bot = NetBot::with_model(name, weights, seed);
+    let mut bot = NetBot::with_model(name, weights, seed);
+    if let Some(model) = order {
+        bot = bot.with_order(model);
+    }
     Ok(Box::new(match greedy {
         Some(model) => bot.against_greedy(model),
         None => bot,
@@ -305,10 +312,7 @@ fn pnet_bot(name: &str, options: &str, seed: u64) -> Result<Box<dyn Bot>, Unknow
     }
     // The shipped greedy policy was fine-tuned from the shipped one: it goes with it only.
     if policies.is_empty() {
-        policies.push(PolicyNet::shipped_chaos());
-        if !against_greedy.iter().any(|p| !p.plays_order()) {
-            against_greedy.push(PolicyNet::shipped_chaos_greedy());
-        }
+        return Ok(Box::new(PnetBot::shipped(name, against_greedy, seed)));
     }
     Ok(Box::new(PnetBot::new(name, policies, against_greedy, seed)))
 }

@@ -76,11 +76,14 @@ pub(crate) fn best_valued(
 /// Plays the move whose afterstate the learned n-tuple evaluation values best. Boards of a size
 /// the model was not trained for are played one move ahead over the linear evaluation.
 ///
+/// With a model of its own for Order ([`NetBot::with_order`]) it plays Order over that one.
 /// With a model for Order against greedy ([`NetBot::against_greedy`]), it watches Chaos's
 /// placements as the searcher does and plays Order over that model once Chaos reads as greedy.
 pub struct NetBot {
     name: String,
     model: Arc<NTupleModel>,
+    /// Order's values, where they are not `model`'s.
+    order: Option<Arc<NTupleModel>>,
     fallback: LinearEval,
     rng: Xoshiro256PlusPlus,
     expected: Option<f64>,
@@ -89,9 +92,17 @@ pub struct NetBot {
 }
 
 impl NetBot {
-    /// The agent with the shipped weights, and the shipped Order weights against greedy Chaos.
+    /// The agent with the shipped weights: Chaos's, Order's, and Order's against greedy Chaos.
     pub fn new(seed: u64) -> NetBot {
         NetBot::with_model("net", NTupleModel::trained(), seed)
+            .with_order(NTupleModel::trained_order())
+            .against_greedy(NTupleModel::trained_greedy_order())
+    }
+
+    /// The agent for Order alone (its Chaos plays over the same values, untrained for Chaos):
+    /// the shipped Order weights and those against greedy, without loading Chaos's.
+    pub fn order_only(seed: u64) -> NetBot {
+        NetBot::with_model("net", NTupleModel::trained_order(), seed)
             .against_greedy(NTupleModel::trained_greedy_order())
     }
 
@@ -100,11 +111,19 @@ impl NetBot {
         NetBot {
             name: name.to_owned(),
             model,
+            order: None,
             fallback: LinearEval::trained(),
             rng: Xoshiro256PlusPlus::seed_from_u64(seed),
             expected: None,
             greedy: None,
         }
+    }
+
+    /// Plays Order over `model` (`entropy train-net --method td --chaos BOT` trains Order's
+    /// values alone).
+    pub fn with_order(mut self, model: Arc<NTupleModel>) -> NetBot {
+        self.order = Some(model);
+        self
     }
 
     /// Plays Order over `model` once Chaos reads as greedy (`entropy train-net --method td
@@ -141,7 +160,10 @@ impl Bot for NetBot {
         }
         let model = match &self.greedy {
             Some((greedy, observer)) if order && observer.opponent_is_greedy() => greedy,
-            _ => &self.model,
+            _ => match &self.order {
+                Some(model) if order => model,
+                _ => &self.model,
+            },
         };
         let best = if position.size().side() == model.side() {
             best_afterstate(position, |p| model.value(p))

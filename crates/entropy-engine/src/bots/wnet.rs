@@ -72,6 +72,42 @@ impl Bot for WnetBot {
     }
 }
 
+/// A policy network of `pnet`: given, or one of the shipped ones, loaded when first asked for a
+/// move. A CodeCup program plays one role a game, so the other role's networks (a tract plan
+/// each, about 4.5 MB) need not take its memory.
+enum Policy {
+    Given(PolicyNet),
+    Shipped {
+        order: bool,
+        load: fn() -> PolicyNet,
+        net: std::cell::OnceCell<PolicyNet>,
+    },
+}
+
+impl Policy {
+    fn shipped_chaos(load: fn() -> PolicyNet) -> Policy {
+        Policy::Shipped {
+            order: false,
+            load,
+            net: std::cell::OnceCell::new(),
+        }
+    }
+
+    fn plays_order(&self) -> bool {
+        match self {
+            Policy::Given(net) => net.plays_order(),
+            Policy::Shipped { order, .. } => *order,
+        }
+    }
+
+    fn net(&self) -> &PolicyNet {
+        match self {
+            Policy::Given(net) => net,
+            Policy::Shipped { load, net, .. } => net.get_or_init(load),
+        }
+    }
+}
+
 /// The experimental agent `pnet`: each role by its policy network where one is given (one
 /// forward pass per decision), otherwise as `net` (one move ahead over the n-tuple evaluation).
 ///
@@ -80,10 +116,13 @@ impl Bot for WnetBot {
 /// greedy opponent in this role, plays that one while the opponent reads as greedy.
 pub struct PnetBot {
     name: String,
-    policies: Vec<PolicyNet>,
-    against_greedy: Vec<PolicyNet>,
+    policies: Vec<Policy>,
+    against_greedy: Vec<Policy>,
     observer: Observer,
-    fallback: NetBot,
+    /// `net`, made at the first decision of a role without a policy.
+    fallback: Option<NetBot>,
+    seed: u64,
+    game: Option<(Size, Role)>,
     expected: Option<f64>,
 }
 
@@ -96,12 +135,34 @@ impl PnetBot {
         against_greedy: Vec<PolicyNet>,
         seed: u64,
     ) -> PnetBot {
+        PnetBot::over(
+            name,
+            policies.into_iter().map(Policy::Given).collect(),
+            against_greedy.into_iter().map(Policy::Given).collect(),
+            seed,
+        )
+    }
+
+    /// The agent over the shipped Chaos policy, and the shipped one against a greedy Order
+    /// unless `against_greedy` holds a Chaos policy (Order's, if given, is kept).
+    pub fn shipped(name: &str, against_greedy: Vec<PolicyNet>, seed: u64) -> PnetBot {
+        let mut greedy: Vec<Policy> = against_greedy.into_iter().map(Policy::Given).collect();
+        if !greedy.iter().any(|p| !p.plays_order()) {
+            greedy.push(Policy::shipped_chaos(PolicyNet::shipped_chaos_greedy));
+        }
+        let policies = vec![Policy::shipped_chaos(PolicyNet::shipped_chaos)];
+        PnetBot::over(name, policies, greedy, seed)
+    }
+
+    fn over(name: &str, policies: Vec<Policy>, against_greedy: Vec<Policy>, seed: u64) -> PnetBot {
         PnetBot {
             name: name.to_owned(),
             policies,
             against_greedy,
             observer: Observer::new(LinearEval::trained(), None),
-            fallback: NetBot::new(seed),
+            fallback: None,
+            seed,
+            game: None,
             expected: None,
         }
     }
@@ -109,6 +170,24 @@ impl PnetBot {
     /// Whether it plays its policy for a greedy opponent now.
     pub fn exploits_greedy(&self) -> bool {
         !self.against_greedy.is_empty() && self.observer.opponent_is_greedy()
+    }
+
+    /// `net`, for a role without a policy: made (and its models loaded) on first use. With a
+    /// Chaos policy it plays only Order, so Chaos's n-tuple values are not loaded.
+    fn fallback(&mut self) -> &mut NetBot {
+        let chaos_policy = self.policies.iter().any(|p| !p.plays_order());
+        let (seed, game) = (self.seed, self.game);
+        self.fallback.get_or_insert_with(|| {
+            let mut net = if chaos_policy {
+                NetBot::order_only(seed)
+            } else {
+                NetBot::new(seed)
+            };
+            if let Some((size, role)) = game {
+                net.new_game(size, role);
+            }
+            net
+        })
     }
 }
 
@@ -120,7 +199,10 @@ impl Bot for PnetBot {
     fn new_game(&mut self, size: Size, role: Role) {
         self.expected = None;
         self.observer.reset();
-        self.fallback.new_game(size, role);
+        self.game = Some((size, role));
+        if let Some(fallback) = &mut self.fallback {
+            fallback.new_game(size, role);
+        }
     }
 
     fn choose(&mut self, position: &Position, budget: Budget) -> Move {
@@ -136,7 +218,11 @@ impl Bot for PnetBot {
             .then_some(&self.against_greedy)
             .into_iter()
             .chain([&self.policies]);
-        let mv = match policies.flatten().find_map(|p| p.best_move(position)) {
+        let played = policies
+            .flatten()
+            .filter(|p| p.plays_order() == order)
+            .find_map(|p| p.net().best_move(position));
+        let mv = match played {
             Some(mv) => {
                 let mut after = *position;
                 after.play_unchecked(mv);
@@ -144,8 +230,9 @@ impl Bot for PnetBot {
                 mv
             }
             None => {
-                let mv = self.fallback.choose(position, budget);
-                self.expected = self.fallback.expected_score();
+                let fallback = self.fallback();
+                let mv = fallback.choose(position, budget);
+                self.expected = fallback.expected_score();
                 mv
             }
         };

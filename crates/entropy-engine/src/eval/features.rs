@@ -385,6 +385,51 @@ mod tests {
         }
     }
 
+    /// The plain twin of the mobility features: every slide listed, its chip's cell looked up
+    /// in the palindromes of its row and column found from the cells.
+    fn mobility_slow(position: &Position) -> (f64, f64) {
+        let board = position.board();
+        let n = board.size().side();
+        let number = |r: usize, c: usize| {
+            let cell = Cell::new(r, c).expect("on the board");
+            board.get(cell).map_or(0, |colour| colour.number())
+        };
+        let in_palindrome = |cell: Cell| {
+            let (r, c) = (cell.row(), cell.column());
+            let row: Vec<u8> = (0..n).map(|j| number(r, j)).collect();
+            let column: Vec<u8> = (0..n).map(|i| number(i, c)).collect();
+            super::super::lines::cover(&row) >> c & 1 == 1
+                || super::super::lines::cover(&column) >> r & 1 == 1
+        };
+        let (mut all, mut idle) = (0.0, 0.0);
+        position.for_each_slide(|from, _| {
+            all += 1.0;
+            if !in_palindrome(from) {
+                idle += 1.0;
+            }
+        });
+        (all, idle)
+    }
+
+    #[test]
+    fn mobility_features_equal_their_slow_twin_in_random_games() {
+        use rand::SeedableRng;
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(11);
+        let index = |name| FEATURE_NAMES.iter().position(|&n| n == name).unwrap();
+        let (mobility, idle) = (index("mobility"), index("idle_mobility"));
+        for size in [entropy_core::Size::SEVEN, entropy_core::Size::FIVE] {
+            for _ in 0..20 {
+                let mut pos = Position::new(size);
+                while !pos.is_over() {
+                    let f = features(&pos);
+                    assert_eq!((f[mobility], f[idle]), mobility_slow(&pos), "{pos:?}");
+                    let mv = crate::bots::random_move(&pos, &mut rng);
+                    pos.play_unchecked(mv);
+                }
+            }
+        }
+    }
+
     #[test]
     fn column_bytes_gather_a_column() {
         let bits = (1u64 << 3) | (1 << (8 + 3)) | (1 << (48 + 3)) | (1 << (16 + 2));

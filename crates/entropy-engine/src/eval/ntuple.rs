@@ -244,6 +244,14 @@ impl NTupleModel {
         NTupleModel::shipped(&TRAINED, include_bytes!("../../weights/net7.bin"))
     }
 
+    /// The shipped Order weights (`weights/net7-order.bin`, `entropy train-net --method td
+    /// --chaos search:depth=1,model=0,tt=1 --chaos net`: Order against a one-move lookahead
+    /// over the linear evaluation and over `net`'s values): only its Order values are trained.
+    pub fn trained_order() -> std::sync::Arc<NTupleModel> {
+        static TRAINED: OnceLock<std::sync::Arc<NTupleModel>> = OnceLock::new();
+        NTupleModel::shipped(&TRAINED, include_bytes!("../../weights/net7-order.bin"))
+    }
+
     /// The shipped Order weights against a greedy Chaos (`weights/net7-greedy-order.bin`,
     /// `entropy train-net --method td --greedy-chaos`): only its Order values are trained.
     pub fn trained_greedy_order() -> std::sync::Arc<NTupleModel> {
