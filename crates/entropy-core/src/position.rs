@@ -370,6 +370,13 @@ impl Position {
         self.hash
     }
 
+    /// The Zobrist hash of board and size alone: the same for every phase of one board (a
+    /// chance node and each of its draws), so what depends on the board alone can be shared.
+    #[inline]
+    pub fn board_hash(&self) -> u64 {
+        self.hash ^ phase_key(self.phase)
+    }
+
     /// The number of chips placed so far, 0..=N*N; turn `t` (1-based) places chip `t`.
     #[inline]
     pub fn placed(&self) -> usize {

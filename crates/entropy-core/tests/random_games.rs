@@ -70,6 +70,13 @@ fn check_invariants(pos: &Position, rng: &mut Rng) {
         pos.hash_from_scratch(),
         "incremental vs fresh hash"
     );
+    // (A full board is Over whatever phase it is given.)
+    let other_phase = Position::from_board(*board, Phase::Draw).unwrap();
+    assert_eq!(
+        pos.board_hash(),
+        other_phase.board_hash(),
+        "the board's hash does not depend on the phase"
+    );
     let rebuilt = Position::from_board(*board, pos.phase()).unwrap();
     assert_eq!(&rebuilt, pos, "bag and line scores derive from the board");
 

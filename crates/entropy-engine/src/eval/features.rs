@@ -4,9 +4,9 @@
 
 use entropy_core::line;
 use entropy_core::score::{line_score, BITS_PER_CELL};
-use entropy_core::{Cell, Position, MAX_SIDE};
+use entropy_core::{Cell, Move, Position, MAX_SIDE};
 
-use super::lines::line_tables;
+use super::lines::{line_tables, LineEntry};
 
 /// How many features there are.
 pub const FEATURES: usize = 15;
@@ -54,16 +54,33 @@ pub type FeatureVector = [f64; FEATURES];
 pub fn features(position: &Position) -> FeatureVector {
     let board = position.board();
     let n = board.size().side();
-    let (threat_max, threat_rest) = threats(position);
     let tables = line_tables(n);
+    let mut entries = [LineEntry::default(); LINES];
+    for i in 0..n {
+        entries[i] = tables.entry(board.row_key(i));
+        entries[MAX_SIDE + i] = tables.entry(board.column_key(i));
+    }
+    assemble(position, threats(position), &entries)
+}
+
+/// The features from the position's threats and its lines' table entries (rows first, then
+/// columns from [`MAX_SIDE`]): what [`features`] and [`ChildFeatures`] share.
+#[inline(always)]
+fn assemble(
+    position: &Position,
+    threats: (u32, u32),
+    entries: &[LineEntry; LINES],
+) -> FeatureVector {
+    let board = position.board();
+    let n = board.size().side();
+    let (threat_max, threat_rest) = threats;
     let mut potential = 0;
     let mut sandwiches = 0;
     let mut covered = 0u64;
     let mut open_windows = 0;
     let mut gap_pairs = 0;
     for i in 0..n {
-        let row = tables.entry(board.row_key(i));
-        let column = tables.entry(board.column_key(i));
+        let (row, column) = (entries[i], entries[MAX_SIDE + i]);
         open_windows += row.open_windows as u32 + column.open_windows as u32;
         gap_pairs += row.gap_pairs as u32 + column.gap_pairs as u32;
         potential += row.potential as u32 + column.potential as u32;
@@ -81,12 +98,6 @@ pub fn features(position: &Position) -> FeatureVector {
         .enumerate()
         .map(|(d, &mask)| d as u32 * (occupied & mask).count_ones())
         .sum();
-    let bag_max = position
-        .size()
-        .game_colours()
-        .map(|c| position.bag().count(c))
-        .max()
-        .unwrap_or(0);
     let idle = occupied & !covered;
     let mut idle_mobility = 0;
     let mut bits = idle;
@@ -108,12 +119,119 @@ pub fn features(position: &Position) -> FeatureVector {
         (occupied & masks.rings[0]).count_ones() as f64,
         (occupied & masks.rings[1]).count_ones() as f64,
         centre_distance as f64,
-        bag_max as f64,
+        bag_max(position),
         board.slide_counts().total() as f64,
         idle_mobility as f64,
         open_windows as f64,
         gap_pairs as f64 / 10.0,
     ]
+}
+
+/// Rows and columns, indexed as a position's line scores are: row `i` is line `i`, column `j`
+/// line `MAX_SIDE + j`.
+const LINES: usize = 2 * MAX_SIDE;
+
+/// A set of lines, bit `l` for line `l` (see [`LINES`]).
+pub type LineSet = u16;
+
+/// The set of lines a move changes: a placement its row and column, a slide its own line and
+/// the crossing lines at both ends, a draw or a pass none.
+#[inline]
+pub fn changed_lines(mv: Move) -> LineSet {
+    match mv {
+        Move::Place { cell, .. } => row_line(cell.row()) | column_line(cell.column()),
+        Move::Slide { from, to } if from.row() == to.row() => {
+            row_line(from.row()) | column_line(from.column()) | column_line(to.column())
+        }
+        Move::Slide { from, to } => {
+            column_line(from.column()) | row_line(from.row()) | row_line(to.row())
+        }
+        Move::Draw(_) | Move::Pass => 0,
+    }
+}
+
+#[inline(always)]
+fn row_line(row: usize) -> LineSet {
+    1 << row
+}
+
+#[inline(always)]
+fn column_line(column: usize) -> LineSet {
+    1 << (MAX_SIDE + column)
+}
+
+/// What a position's children share with it, for evaluating them one move later (the
+/// evaluation updated by the move, as NNUE accumulators are): its lines' table entries. A move
+/// changes two or three lines, so a child costs the entries of those lines instead of all
+/// fourteen (the tables are too large for the processor's caches: each entry is a likely
+/// miss). The threat scan is done afresh: about half of all slides cross a changed line, and
+/// picking them out costs what rescanning does (measured). [`features`] is the slow twin.
+#[derive(Clone, Debug)]
+pub struct ChildFeatures {
+    entries: [LineEntry; LINES],
+}
+
+impl Default for ChildFeatures {
+    fn default() -> ChildFeatures {
+        ChildFeatures {
+            entries: [LineEntry::default(); LINES],
+        }
+    }
+}
+
+impl ChildFeatures {
+    /// Takes in `parent`.
+    #[inline]
+    pub fn set_parent(&mut self, parent: &Position) {
+        let board = parent.board();
+        let tables = line_tables(board.size().side());
+        for i in 0..board.size().side() {
+            self.entries[i] = tables.entry(board.row_key(i));
+            self.entries[MAX_SIDE + i] = tables.entry(board.column_key(i));
+        }
+    }
+
+    /// The features of `child`, which is the parent after a move that changed the lines
+    /// `changed` ([`changed_lines`]).
+    #[inline]
+    pub fn of_child(&self, child: &Position, changed: LineSet) -> FeatureVector {
+        let board = child.board();
+        let tables = line_tables(board.size().side());
+        let mut entries = self.entries;
+        for l in line::bits(changed as u8 & 0x7F) {
+            entries[l] = tables.entry(board.row_key(l));
+        }
+        for l in line::bits((changed >> MAX_SIDE) as u8) {
+            entries[MAX_SIDE + l] = tables.entry(board.column_key(l));
+        }
+        assemble(child, threats(child), &entries)
+    }
+}
+
+/// Where `bag_max` is in a [`FeatureVector`]: the one feature that depends on the bag, not
+/// only on the board.
+pub const BAG_MAX: usize = 10;
+
+/// The `bag_max` feature: the most chips of one colour left in the bag.
+#[inline]
+pub fn bag_max(position: &Position) -> f64 {
+    let most = position
+        .size()
+        .game_colours()
+        .map(|c| position.bag().count(c))
+        .max()
+        .unwrap_or(0);
+    most as f64
+}
+
+/// The features of a position from those of another position on the same board: all but
+/// [`BAG_MAX`] depend on the board alone. A chance node's children (one per colour drawn)
+/// share their board, so their features are computed once.
+#[inline]
+pub fn features_on_board(position: &Position, same_board: &FeatureVector) -> FeatureVector {
+    let mut features = *same_board;
+    features[BAG_MAX] = bag_max(position);
+    features
 }
 
 /// The largest gain of one slide, and the sum of the other positive gains.
@@ -359,6 +477,63 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_board_shared_by_draws_gives_each_draw_its_own_features() {
+        use rand::SeedableRng;
+        assert_eq!(FEATURE_NAMES[BAG_MAX], "bag_max");
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(11);
+        for size in [entropy_core::Size::SEVEN, entropy_core::Size::FIVE] {
+            for _ in 0..20 {
+                let mut pos = Position::new(size);
+                while !pos.is_over() {
+                    if pos.phase() == entropy_core::Phase::Draw {
+                        let shared = features(&pos);
+                        for mv in pos.legal_moves().iter() {
+                            let mut drawn = pos;
+                            drawn.play_unchecked(*mv);
+                            assert_eq!(features_on_board(&drawn, &shared), features(&drawn));
+                        }
+                    }
+                    let mv = crate::bots::random_move(&pos, &mut rng);
+                    pos.play_unchecked(mv);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn children_updated_by_their_move_equal_children_from_scratch() {
+        use rand::SeedableRng;
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(13);
+        let mut memo = ChildFeatures::default();
+        let mut children = 0;
+        for size in [entropy_core::Size::SEVEN, entropy_core::Size::FIVE] {
+            for _ in 0..12 {
+                let mut pos = Position::new(size);
+                while !pos.is_over() {
+                    memo.set_parent(&pos);
+                    for &mv in pos.legal_moves().iter() {
+                        let mut child = pos;
+                        child.play_unchecked(mv);
+                        if child.is_over() {
+                            continue;
+                        }
+                        let changed = changed_lines(mv);
+                        assert_eq!(
+                            memo.of_child(&child, changed),
+                            features(&child),
+                            "{mv} from {pos:?}"
+                        );
+                        children += 1;
+                    }
+                    let mv = crate::bots::random_move(&pos, &mut rng);
+                    pos.play_unchecked(mv);
+                }
+            }
+        }
+        assert!(children > 50_000, "{children}");
     }
 
     #[test]

@@ -11,14 +11,14 @@ mod replies;
 mod weights;
 
 pub use features::{
-    features, for_each_touching_slide, threats, threats_slow, FeatureVector, FEATURES,
-    FEATURE_NAMES,
+    bag_max, changed_lines, features, features_on_board, for_each_touching_slide, threats,
+    threats_slow, ChildFeatures, FeatureVector, BAG_MAX, FEATURES, FEATURE_NAMES,
 };
 pub use ntuple::{NTupleEval, NTupleModel};
 pub use replies::{lowest_replies_to_placements, lowest_reply_placement, replies_to_placements};
 pub use weights::{Bucket, Weights, WeightsError, BUCKETS, TURN_GROUP};
 
-use entropy_core::Position;
+use entropy_core::{Move, Position};
 
 /// Estimates Order's expected final score. Every estimate must be at least the current score:
 /// Order can always pass and a placement never lowers the score, so the true value is too, and
@@ -26,6 +26,74 @@ use entropy_core::Position;
 pub trait Evaluator: Sync {
     /// Order's expected final score, at least `position.score()`.
     fn evaluate(&self, position: &Position) -> f64;
+
+    /// The same value as [`Evaluator::evaluate`], reusing what `memo` keeps of the last board
+    /// evaluated through it where `position` is on that board (the search evaluates a chance
+    /// node's draws one after another: one board, up to seven positions).
+    #[inline]
+    fn evaluate_with(&self, position: &Position, memo: &mut BoardMemo) -> f64 {
+        let _ = memo;
+        self.evaluate(position)
+    }
+
+    /// The same value as [`Evaluator::evaluate`] of `child`, which `parent` becomes by `mv`,
+    /// updating what `memo` keeps of `parent` by the move where it can (the search evaluates
+    /// the children of a node one move above its horizon one after another).
+    #[inline]
+    fn evaluate_child(
+        &self,
+        parent: &Position,
+        mv: Move,
+        child: &Position,
+        memo: &mut BoardMemo,
+    ) -> f64 {
+        let _ = (parent, mv);
+        self.evaluate_with(child, memo)
+    }
+}
+
+/// What evaluations in a row share, kept by the search: the features of the last board
+/// evaluated (positions on one board, differing in phase and bag, share all but the bag's),
+/// and the lines of the last parent whose children were evaluated.
+#[derive(Clone, Debug, Default)]
+pub struct BoardMemo {
+    board: Option<(u64, FeatureVector)>,
+    /// The board of the parent `children` describes.
+    parent: Option<u64>,
+    children: ChildFeatures,
+}
+
+impl BoardMemo {
+    /// The features of `position`, from the memo where it is on the last board seen.
+    #[inline]
+    pub fn features(&mut self, position: &Position) -> FeatureVector {
+        let board = position.board_hash();
+        match &self.board {
+            Some((seen, same_board)) if *seen == board => features_on_board(position, same_board),
+            _ => {
+                let computed = features(position);
+                self.board = Some((board, computed));
+                computed
+            }
+        }
+    }
+
+    /// The features of `child`, which `parent` becomes by `mv`: updated by the move from what
+    /// the memo keeps of `parent`.
+    #[inline]
+    pub fn child_features(
+        &mut self,
+        parent: &Position,
+        mv: Move,
+        child: &Position,
+    ) -> FeatureVector {
+        let board = parent.board_hash();
+        if self.parent != Some(board) {
+            self.children.set_parent(parent);
+            self.parent = Some(board);
+        }
+        self.children.of_child(child, changed_lines(mv))
+    }
 }
 
 /// The linear evaluation with weights per bucket of the game.
@@ -62,15 +130,38 @@ impl LinearEval {
     }
 }
 
-impl Evaluator for LinearEval {
-    #[inline]
-    fn evaluate(&self, position: &Position) -> f64 {
+impl LinearEval {
+    /// The value of `position` from its features, computed only when the game is not over.
+    #[inline(always)]
+    fn value_from(&self, position: &Position, features: impl FnOnce() -> FeatureVector) -> f64 {
         let score = position.score() as f64;
         if position.is_over() {
             return score;
         }
-        let value = self.weights.predict(position, &features(position));
-        value.max(score)
+        self.weights.predict(position, &features()).max(score)
+    }
+}
+
+impl Evaluator for LinearEval {
+    #[inline]
+    fn evaluate(&self, position: &Position) -> f64 {
+        self.value_from(position, || features(position))
+    }
+
+    #[inline]
+    fn evaluate_with(&self, position: &Position, memo: &mut BoardMemo) -> f64 {
+        self.value_from(position, || memo.features(position))
+    }
+
+    #[inline]
+    fn evaluate_child(
+        &self,
+        parent: &Position,
+        mv: Move,
+        child: &Position,
+        memo: &mut BoardMemo,
+    ) -> f64 {
+        self.value_from(child, || memo.child_features(parent, mv, child))
     }
 }
 
@@ -96,6 +187,28 @@ impl Evaluator for BotEval {
             BotEval::NTuple(_) => LinearEval::trained_ref().evaluate(position),
         }
     }
+
+    #[inline]
+    fn evaluate_with(&self, position: &Position, memo: &mut BoardMemo) -> f64 {
+        match self {
+            BotEval::Linear(eval) => eval.evaluate_with(position, memo),
+            _ => self.evaluate(position),
+        }
+    }
+
+    #[inline]
+    fn evaluate_child(
+        &self,
+        parent: &Position,
+        mv: Move,
+        child: &Position,
+        memo: &mut BoardMemo,
+    ) -> f64 {
+        match self {
+            BotEval::Linear(eval) => eval.evaluate_child(parent, mv, child, memo),
+            _ => self.evaluate(child),
+        }
+    }
 }
 
 /// The current score and nothing more: the plainest evaluation, for tests and references.
@@ -105,5 +218,48 @@ pub struct ScoreEval;
 impl Evaluator for ScoreEval {
     fn evaluate(&self, position: &Position) -> f64 {
         position.score() as f64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use entropy_core::{Phase, Size};
+    use rand::SeedableRng;
+
+    #[test]
+    fn evaluating_through_a_memo_gives_the_evaluation() {
+        let eval = LinearEval::trained();
+        let bot_eval = BotEval::Linear(LinearEval::trained());
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(12);
+        let mut memo = BoardMemo::default();
+        for size in [Size::SEVEN, Size::FIVE] {
+            for _ in 0..20 {
+                let mut pos = Position::new(size);
+                while !pos.is_over() {
+                    // A chance node's draws in turn, as the search evaluates them.
+                    let next = if pos.phase() == Phase::Draw {
+                        pos.legal_moves()
+                            .iter()
+                            .map(|&mv| {
+                                let mut drawn = pos;
+                                drawn.play_unchecked(mv);
+                                drawn
+                            })
+                            .collect()
+                    } else {
+                        vec![pos]
+                    };
+                    for p in &next {
+                        let expected = eval.evaluate(p);
+                        assert_eq!(eval.evaluate_with(p, &mut memo), expected, "{p:?}");
+                        assert_eq!(bot_eval.evaluate_with(p, &mut memo), expected);
+                    }
+                    let mv = crate::bots::random_move(&pos, &mut rng);
+                    pos.play_unchecked(mv);
+                }
+                assert_eq!(eval.evaluate_with(&pos, &mut memo), pos.score() as f64);
+            }
+        }
     }
 }

@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 
 use entropy_core::{Move, Phase, Position};
 
-use crate::eval::Evaluator;
+use crate::eval::{BoardMemo, Evaluator};
 use cache::EvalCache;
 use model::OpponentModel;
 use ordering::Killers;
@@ -289,6 +289,7 @@ impl<E: Evaluator> Searcher<E> {
             eval: &self.eval,
             table: &mut self.table,
             cache: &mut self.cache,
+            memo: BoardMemo::default(),
             killers: Killers::new(256),
             nodes: 0,
             node_limit: limits.nodes.unwrap_or(u64::MAX),

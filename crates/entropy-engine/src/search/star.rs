@@ -10,7 +10,7 @@ use super::cache::EvalCache;
 use super::model::{modelled_moves, OpponentModel};
 use super::ordering::{ordered_moves, Killers};
 use super::tt::{Bound, Table};
-use crate::eval::Evaluator;
+use crate::eval::{BoardMemo, Evaluator};
 
 /// Larger than any score (a 7x7 board scores at most 14 x 77): the upper bound of values.
 pub const UPPER: f64 = 10_000.0;
@@ -33,6 +33,8 @@ pub struct Context<'a, E: Evaluator> {
     pub(super) eval: &'a E,
     pub(super) table: &'a mut Table,
     pub(super) cache: &'a mut EvalCache,
+    /// The features of the last board evaluated: a chance node's draws share theirs.
+    pub(super) memo: BoardMemo,
     pub(super) killers: Killers,
     /// Positions visited.
     pub nodes: u64,
@@ -98,10 +100,10 @@ impl<E: Evaluator> Context<'_, E> {
             return position.score() as f64;
         }
         if depth == 0 {
-            let eval = self.eval;
+            let (eval, memo) = (self.eval, &mut self.memo);
             return self
                 .cache
-                .get_or_insert(position, || eval.evaluate(position));
+                .get_or_insert(position, || eval.evaluate_with(position, memo));
         }
         let mut first = None;
         if let Some(entry) = self.table.probe(position) {
@@ -144,6 +146,21 @@ impl<E: Evaluator> Context<'_, E> {
             }
         }
         value
+    }
+
+    /// [`Context::search`] of `child`, which `parent` becomes by `mv`, at depth 0: its
+    /// evaluation updated from the parent's by the move.
+    fn leaf_child(&mut self, parent: &Position, mv: Move, child: &Position) -> f64 {
+        self.nodes += 1;
+        if self.out_of_budget() {
+            return 0.0;
+        }
+        if child.is_over() {
+            return child.score() as f64;
+        }
+        let (eval, memo) = (self.eval, &mut self.memo);
+        self.cache
+            .get_or_insert(child, || eval.evaluate_child(parent, mv, child, memo))
     }
 
     /// Alpha-beta at a decision node: Order maximises, Chaos minimises.
@@ -196,6 +213,7 @@ impl<E: Evaluator> Context<'_, E> {
                 .flatten();
             let mut value = match reduced {
                 Some(shallow) => self.search(&child, shallow, ply + 1, alpha, beta),
+                None if depth == 1 => self.leaf_child(position, mv, &child),
                 None => self.search(&child, depth - 1, ply + 1, alpha, beta),
             };
             // A reduced move that would raise the node's bound is searched again in full.
@@ -371,7 +389,11 @@ impl<E: Evaluator> Context<'_, E> {
                 };
                 let mut grandchild = child;
                 grandchild.play_unchecked(probe);
-                let value = self.search(&grandchild, depth - 2, ply + 2, a, b);
+                let value = if depth == 2 {
+                    self.leaf_child(&child, probe, &grandchild)
+                } else {
+                    self.search(&grandchild, depth - 2, ply + 2, a, b)
+                };
                 if self.stopped.is_some() {
                     return 0.0;
                 }
