@@ -2,7 +2,8 @@
 //! positions with search values, and a ridge regression per bucket with and without each
 //! candidate says how much it adds to the held-out R^2 (overall, and in mid-game turns 20-30).
 //! The candidates here are slow, plainly written versions; a winner gets a fast twin in
-//! `entropy_engine::eval`.
+//! `entropy_engine::eval`. Each is also scored on placement positions alone, where the
+//! evaluation's features cannot see the colour drawn.
 //!
 //! `cargo run --release -p entropy-train --example feature_study -- [GAMES] [NODES]`
 
@@ -12,7 +13,16 @@ use entropy_engine::eval::{for_each_touching_slide, threats, Bucket, Weights, BU
 use entropy_train::fit::{fit_rows, r_squared};
 use entropy_train::{generate, Sample, TrainConfig};
 
-const CANDIDATES: [&str; 5] = ["threat_second", "plan2", "blocked", "mobility2", "reach2"];
+const CANDIDATES: [&str; 8] = [
+    "threat_second",
+    "plan2",
+    "blocked",
+    "mobility2",
+    "reach2",
+    "drawn_safe",
+    "drawn_min",
+    "drawn_pot",
+];
 
 struct Row {
     game: usize,
@@ -153,14 +163,49 @@ fn mobility2(position: &Position) -> (f64, f64) {
     (total as f64, best_far as f64)
 }
 
+/// What Chaos's placement of a colour can concede now: the empty cells where it adds nothing,
+/// the least it adds, and what it adds summed over the empty cells; for a placement position
+/// its drawn colour, before a draw the bag's average, after Order's slide nothing.
+fn drawn(position: &Position) -> (f64, f64, f64) {
+    let now = position.score() as i64;
+    let of_colour = |colour: Colour| {
+        let (mut safe, mut least, mut sum) = (0i64, i64::MAX, 0i64);
+        for cell in position.board().vacant_cells() {
+            let gain = position.score_after_place(cell, colour) as i64 - now;
+            safe += (gain == 0) as i64;
+            least = least.min(gain);
+            sum += gain;
+        }
+        (safe as f64, least.max(0) as f64, sum as f64)
+    };
+    match position.phase() {
+        Phase::Place(colour) => of_colour(colour),
+        Phase::Draw => {
+            let bag = position.bag();
+            let total = bag.total() as f64;
+            bag.colours()
+                .filter(|&(_, n)| n > 0)
+                .map(|(c, n)| (n as f64 / total, of_colour(c)))
+                .fold((0.0, 0.0, 0.0), |acc, (p, v)| {
+                    (acc.0 + p * v.0, acc.1 + p * v.1, acc.2 + p * v.2)
+                })
+        }
+        _ => (0.0, 0.0, 0.0),
+    }
+}
+
 fn candidates(position: &Position) -> Vec<f64> {
     let (mob2, reach2) = mobility2(position);
+    let (safe, least, sum) = drawn(position);
     vec![
         threat_second(position),
         plan2(position),
         blocked(position),
         mob2,
         reach2,
+        safe,
+        least,
+        sum,
     ]
 }
 
@@ -242,11 +287,22 @@ fn main() {
         );
     };
     println!("{} rows from {games} games at {nodes} nodes", rows.len());
+    let place_report = |name: &str, columns: &[usize]| {
+        let place = |r: &Row| r.bucket.describe().0 == "place";
+        let place_mid = |r: &Row| r.bucket.describe().0 == "place" && (20..=30).contains(&r.turn);
+        let (all, within) = score(&rows, columns, place, |r| r.target);
+        let (mid_all, mid_within) = score(&rows, columns, place_mid, |r| r.target);
+        println!(
+            "  place positions only: {name:<16} R^2 {all:.4} (within {within:.4}), turns 20-30 {mid_all:.4} (within {mid_within:.4})"
+        );
+    };
     report("base", &base);
+    place_report("base", &base);
     for (i, name) in CANDIDATES.iter().enumerate() {
         let mut columns = base.clone();
         columns.push(entropy_engine::eval::FEATURES + i);
         report(&format!("base + {name}"), &columns);
+        place_report(name, &columns);
     }
     let all: Vec<usize> = (0..entropy_engine::eval::FEATURES + CANDIDATES.len()).collect();
     report("base + all", &all);
