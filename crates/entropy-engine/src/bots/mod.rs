@@ -137,7 +137,7 @@ fn search_options(
     for option in options.split(',').filter(|o| !o.is_empty()) {
         let bad = || {
             UnknownBot(format!(
-                "{name} (bad option {option:?}: use nodes=N, depth=N, time=MS, tt=MIB, model=0|1, weak=TENTHS, growth=N, hard=PERCENT, unfinished=0|1, ord=D, lmr=N, lmrc=N, lmrr=R, lmrd=D, weights=FILE, eval=linear|net or net=FILE)"
+                "{name} (bad option {option:?}: use nodes=N, depth=N, time=MS, tt=MIB, model=0|1, weak=TENTHS, growth=N, hard=PERCENT, unfinished=0|1, peak=N, ord=D, lmr=N, lmrc=N, lmrr=R, lmrd=D, weights=FILE, eval=linear|net or net=FILE)"
             ))
         };
         let (key, value) = option.split_once('=').ok_or_else(bad)?;
@@ -170,6 +170,11 @@ fn search_options(
         }
         if key == "unfinished" {
             out.unfinished = value != 0;
+            continue;
+        }
+        if key == "peak" {
+            // The time profile's sharpness: turn x of the game weighs 0.5 / peak + sin(pi x)^peak.
+            out.peak = value.clamp(1, 16) as u32;
             continue;
         }
         // The search's shape: ord=EVAL_ORDER, lmr=ORDER_FULL, lmrc=CHAOS_FULL, lmrr=AMOUNT,

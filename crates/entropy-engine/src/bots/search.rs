@@ -44,6 +44,8 @@ pub struct SearchOptions {
     pub hard_share: f64,
     /// Move ordering by evaluation and late move reductions.
     pub shape: crate::search::Shape,
+    /// With the clock: how sharply the time profile peaks mid-game ([`time::allot`]).
+    pub peak: u32,
 }
 
 impl Default for SearchOptions {
@@ -57,6 +59,7 @@ impl Default for SearchOptions {
             unfinished: false,
             hard_share: 1.0,
             shape: crate::search::Shape::default(),
+            peak: 1,
         }
     }
 }
@@ -293,7 +296,12 @@ impl Bot for SearchBot {
         let limits = match self.options.limits {
             Some(limits) => limits,
             None => {
-                let allotted = time::allot(position, budget.game_left, budget.per_move);
+                let allotted = time::allot(
+                    position,
+                    budget.game_left,
+                    budget.per_move,
+                    self.options.peak,
+                );
                 let cap = time::cap(budget.game_left, budget.per_move);
                 let hard = allotted.mul_f64(self.options.hard_share).min(cap);
                 Limits {
