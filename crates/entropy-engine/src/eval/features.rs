@@ -52,15 +52,20 @@ pub type FeatureVector = [f64; FEATURES];
 /// - `gap_pairs`: the bot specification's pattern potential (pairs of one colour one, two or
 ///   three empty cells apart: 10, 5, 2), divided by 10.
 pub fn features(position: &Position) -> FeatureVector {
+    assemble(position, threats(position), &line_entries(position))
+}
+
+/// The table entries of a position's lines: rows first, then columns from [`MAX_SIDE`].
+#[inline(always)]
+fn line_entries(position: &Position) -> [LineEntry; LINES] {
     let board = position.board();
-    let n = board.size().side();
-    let tables = line_tables(n);
+    let tables = line_tables(board.size().side());
     let mut entries = [LineEntry::default(); LINES];
-    for i in 0..n {
+    for i in 0..board.size().side() {
         entries[i] = tables.entry(board.row_key(i));
         entries[MAX_SIDE + i] = tables.entry(board.column_key(i));
     }
-    assemble(position, threats(position), &entries)
+    entries
 }
 
 /// The features from the position's threats and its lines' table entries (rows first, then
@@ -183,12 +188,7 @@ impl ChildFeatures {
     /// Takes in `parent`.
     #[inline]
     pub fn set_parent(&mut self, parent: &Position) {
-        let board = parent.board();
-        let tables = line_tables(board.size().side());
-        for i in 0..board.size().side() {
-            self.entries[i] = tables.entry(board.row_key(i));
-            self.entries[MAX_SIDE + i] = tables.entry(board.column_key(i));
-        }
+        self.entries = line_entries(parent);
     }
 
     /// The features of `child`, which is the parent after a move that changed the lines

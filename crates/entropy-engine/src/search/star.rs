@@ -33,7 +33,8 @@ pub struct Context<'a, E: Evaluator> {
     pub(super) eval: &'a E,
     pub(super) table: &'a mut Table,
     pub(super) cache: &'a mut EvalCache,
-    /// The features of the last board evaluated: a chance node's draws share theirs.
+    /// What consecutive leaf evaluations share: a chance node's draws their board's
+    /// features, a node's children its line entries.
     pub(super) memo: BoardMemo,
     pub(super) killers: Killers,
     /// Positions visited.
@@ -92,12 +93,8 @@ impl<E: Evaluator> Context<'_, E> {
         alpha: f64,
         beta: f64,
     ) -> f64 {
-        self.nodes += 1;
-        if self.out_of_budget() {
-            return 0.0;
-        }
-        if position.is_over() {
-            return position.score() as f64;
+        if let Some(value) = self.enter(position) {
+            return value;
         }
         if depth == 0 {
             let (eval, memo) = (self.eval, &mut self.memo);
@@ -148,15 +145,22 @@ impl<E: Evaluator> Context<'_, E> {
         value
     }
 
+    /// Counts a visit to `position`, and its value where the search ends there whatever the
+    /// depth: 0 once out of budget (callers discard it), the score of a full board.
+    #[inline]
+    fn enter(&mut self, position: &Position) -> Option<f64> {
+        self.nodes += 1;
+        if self.out_of_budget() {
+            return Some(0.0);
+        }
+        position.is_over().then(|| position.score() as f64)
+    }
+
     /// [`Context::search`] of `child`, which `parent` becomes by `mv`, at depth 0: its
     /// evaluation updated from the parent's by the move.
     fn leaf_child(&mut self, parent: &Position, mv: Move, child: &Position) -> f64 {
-        self.nodes += 1;
-        if self.out_of_budget() {
-            return 0.0;
-        }
-        if child.is_over() {
-            return child.score() as f64;
+        if let Some(value) = self.enter(child) {
+            return value;
         }
         let (eval, memo) = (self.eval, &mut self.memo);
         self.cache
