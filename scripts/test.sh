@@ -37,10 +37,14 @@ python_tests target/test-venv numpy gymnasium pettingzoo ray
 python_tests target/test-venv-pins "numpy<2" "gymnasium==0.29.1" "pettingzoo==1.24.3"
 
 # The web page end to end in headless Chromium (tests/e2e). Skipped, with a message, where
-# Node.js or Chromium is missing: .ci/run installs Chromium; locally `apt-get install chromium`.
+# Node.js or Chromium is missing, except under CI (CI set), where that fails: .ci/run installs
+# both; locally `apt-get install chromium nodejs npm`.
 if command -v node >/dev/null && command -v npm >/dev/null; then
   (cd tests/e2e && npm ci --silent --no-audit --no-fund)
   ENTROPY_BIN=target/debug/entropy node tests/e2e/web.test.mjs
+elif [ -n "${CI:-}" ]; then
+  echo "FAIL web end-to-end test: no Node.js under CI (.ci/run installs it)" >&2
+  exit 1
 else
   echo "SKIP web end-to-end test: no Node.js (the web API itself is tested by cargo test)"
 fi

@@ -15,8 +15,10 @@ import assert from "node:assert/strict";
 
 const browserPath = process.env.CHROMIUM || ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"].find(existsSync);
 if (!browserPath) {
-  console.log("SKIP web end-to-end test: no Chromium found (install Debian's chromium package or set CHROMIUM)");
-  process.exit(0);
+  // Under CI (CI=true) a missing browser is a failure: .ci/run installs it.
+  const ci = Boolean(process.env.CI);
+  console.log(`${ci ? "FAIL" : "SKIP"} web end-to-end test: no Chromium found (install Debian's chromium package or set CHROMIUM)`);
+  process.exit(ci ? 1 : 0);
 }
 const { chromium } = await import("playwright-core");
 const binary = process.env.ENTROPY_BIN || "target/debug/entropy";

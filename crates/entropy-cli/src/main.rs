@@ -34,6 +34,7 @@ enum Command {
     PolicyData(cmd::policy_data::Args),
     Bots(cmd::bots::Args),
     Analyse(cmd::analyse::Args),
+    Calibrate(cmd::calibrate::Args),
 }
 
 fn main() -> ExitCode {
@@ -54,6 +55,7 @@ fn main() -> ExitCode {
         Command::PolicyData(args) => cmd::policy_data::run(args),
         Command::Bots(args) => cmd::bots::run(args),
         Command::Analyse(args) => cmd::analyse::run(args),
+        Command::Calibrate(args) => cmd::calibrate::run(args),
     };
     match result {
         Ok(code) => code,

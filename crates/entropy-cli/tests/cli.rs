@@ -368,10 +368,29 @@ fn perft_counts_and_bench_runs() {
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("cannot read the position"));
 
-    let out = entropy(&["bench", "--quick", "--runs", "1"], "");
-    let stdout = text(&out.stdout);
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    assert!(stdout.contains("signature"), "{stdout}");
+    // The signatures kept in the repo: a change of move generation, scoring or the bots'
+    // choices shows in this file's diff, with the commit saying why.
+    let kept = std::fs::read_to_string(data("bench-signature.txt")).unwrap();
+    let kept = |name: &str| -> String {
+        kept.lines()
+            .find_map(|l| l.strip_prefix(name))
+            .unwrap_or_else(|| panic!("no {name} line in tests/data/bench-signature.txt"))
+            .trim()
+            .to_owned()
+    };
+    for (args, name) in [(&["--quick"][..], "quick"), (&[][..], "full")] {
+        let mut command = vec!["bench", "--runs", "1"];
+        command.extend(args);
+        let out = entropy(&command, "");
+        let stdout = text(&out.stdout);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let signature = stdout
+            .lines()
+            .find_map(|l| l.strip_prefix("signature"))
+            .unwrap_or_else(|| panic!("no signature in {stdout}"))
+            .trim();
+        assert_eq!(signature, kept(name), "entropy bench {args:?}: {stdout}");
+    }
 }
 
 #[test]
@@ -825,4 +844,127 @@ fn policy_data_writes_games_in_order_and_resumes_after_an_interruption() {
         "{}",
         text(&out.stderr)
     );
+}
+
+/// POSTs a JSON body to a server on this machine and returns the JSON answer.
+fn post_json(port: u16, path: &str, body: &str) -> serde_json::Value {
+    use std::io::Read;
+    let mut stream = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+    write!(
+        stream,
+        "POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n\
+         Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).unwrap();
+    let (_, json) = answer.split_once("\r\n\r\n").expect("an HTTP answer");
+    serde_json::from_str(json).unwrap_or_else(|e| panic!("{e}: {answer}"))
+}
+
+/// The first number after `label` in `text`.
+fn number_after(text: &str, label: &str) -> f64 {
+    let rest = &text[text
+        .find(label)
+        .unwrap_or_else(|| panic!("{label:?} in {text}"))
+        + label.len()..];
+    let number: String = rest
+        .chars()
+        .take_while(|c| c.is_ascii_digit() || *c == '.')
+        .collect();
+    number.parse().unwrap()
+}
+
+#[test]
+fn every_reader_shows_the_same_calibrated_value() {
+    // Order's first decision of `entropy play --seed 11` against greedy: P on Fd.
+    let position = "......./......./......./......./......./...7.../....... slide";
+    let nodes = "5000";
+    let out = entropy(
+        &[
+            "play",
+            "--role",
+            "order",
+            "--bot",
+            "greedy",
+            "--seed",
+            "11",
+            "--no-color",
+            "--hint-nodes",
+            nodes,
+        ],
+        "eval\nhint\nquit\n",
+    );
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("greedy (chaos) plays P on Fd"), "{stdout}");
+    let eval = number_after(&stdout, "Order's expected final score: ");
+    let hint = number_after(&stdout, "; expected final score ");
+
+    let mut server = Command::new(env!("CARGO_BIN_EXE_entropy"))
+        .args(["serve", "--port", "0"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    std::io::BufRead::read_line(
+        &mut std::io::BufReader::new(server.stdout.take().unwrap()),
+        &mut line,
+    )
+    .unwrap();
+    let port: u16 = line
+        .rsplit(':')
+        .next()
+        .and_then(|p| p.split('/').next())
+        .and_then(|p| p.parse().ok())
+        .unwrap_or_else(|| panic!("a port in {line:?}"));
+    let api = |moves: usize, asked: &str| {
+        let body =
+            format!(r#"{{"position": "{position}", "moves": {moves}, "nodes": {nodes}{asked}}}"#);
+        post_json(port, "/api/analyse", &body)
+    };
+    // `eval` asks for 3 moves, the Hint for 2 (a node budget shared by more moves can end at
+    // another depth, so each reader is compared with the same question).
+    let api_eval = api(3, "")["moves"][0]["expected"].as_f64().unwrap();
+    let api_hint = api(2, "")["moves"][0]["expected"].as_f64().unwrap();
+    let api_review = api(1, r#", "move": "pass""#);
+    server.kill().unwrap();
+    let _ = server.wait();
+    assert!(
+        (eval - api_eval).abs() < 0.051,
+        "eval {eval}, API {api_eval}"
+    );
+    assert!(
+        (hint - api_hint).abs() < 0.051,
+        "hint {hint}, API {api_hint}"
+    );
+
+    // `entropy analyse` of the same moves values the decision as the web page's review and
+    // evaluation graph ask (one move and the move played).
+    let dir = scratch("calibrated");
+    let game = dir.join("game.txt");
+    std::fs::write(&game, "7Fd pass\n").unwrap();
+    let out = entropy(
+        &[
+            "analyse",
+            game.to_str().unwrap(),
+            "--nodes",
+            nodes,
+            "--json",
+        ],
+        "",
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let order = text(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .find(|l| l["role"] == "order")
+        .unwrap();
+    assert_eq!(order["best_value"], api_review["moves"][0]["expected"]);
+    assert_eq!(order["played_value"], api_review["played"]["expected"]);
+
+    // Calibrated: at turn 1 the search's own value is about 35, self-play games end near 79.
+    assert!(api_eval > 70.0 && api_eval < 90.0, "{api_eval}");
+    assert!(order["calibration"].as_f64().unwrap() > 30.0, "{order}");
 }

@@ -93,3 +93,28 @@ fn the_line_is_legal_and_explanations_name_their_numbers() {
         assert!((total - 1.0).abs() < 1e-9);
     }
 }
+
+#[test]
+fn calibration_moves_every_value_of_an_analysis_alike() {
+    let pos = decision(5, Size::SEVEN, 12);
+    let limits = Limits::nodes(5_000);
+    let calibrated = Searcher::new(LinearEval::trained(), 4).analyse(&pos, limits, 3, None);
+    let raw = Searcher::new(LinearEval::trained().with_calibration(None), 4)
+        .analyse(&pos, limits, 3, None);
+    assert_eq!(raw.offset, 0.0);
+    // Early in a game the search's own values sit far below the final scores.
+    assert!(calibrated.offset > 10.0, "{}", calibrated.offset);
+    assert_eq!(calibrated.moves.len(), raw.moves.len());
+    for (c, r) in calibrated.moves.iter().zip(&raw.moves) {
+        assert_eq!(c.mv, r.mv);
+        assert!((c.value - r.value - calibrated.offset).abs() < 1e-9);
+    }
+    // An exact analysis is not corrected.
+    let end = decision(6, Size::SEVEN, 140);
+    if !end.is_over() {
+        let exact =
+            Searcher::new(LinearEval::trained(), 4).analyse(&end, Limits::default(), 1, None);
+        assert!(exact.solved);
+        assert_eq!(exact.offset, 0.0);
+    }
+}

@@ -57,7 +57,7 @@ pub fn document() -> Value {
             "PlayRequest": {"type": "object", "additionalProperties": false, "required": ["position", "move"], "properties": {"position": {"type": "string"}, "move": {"type": "string", "description": "3Bc, BcBg, pass or 3"}}},
             "DrawRequest": {"type": "object", "additionalProperties": false, "required": ["position"], "properties": {"position": {"type": "string"}, "seed": {"type": "integer", "minimum": 0}}},
             "BotRequest": {"type": "object", "additionalProperties": false, "required": ["position"], "properties": {"position": {"type": "string"}, "bot": {"type": "string"}, "timeMs": {"type": "integer", "minimum": 0}}},
-            "BotReply": {"type": "object", "required": ["move", "view"], "properties": {"move": {"type": "string"}, "expected": {"type": "number", "nullable": true, "description": "The bot's estimate of Order's final score"}, "view": {"$ref": "#/components/schemas/View"}}},
+            "BotReply": {"type": "object", "required": ["move", "view"], "properties": {"move": {"type": "string"}, "expected": {"type": "number", "nullable": true, "description": "The bot's estimate of Order's final score, calibrated on self-play games of the searching bot (see docs/search.md, Calibration)"}, "view": {"$ref": "#/components/schemas/View"}}},
             "AnalyseRequest": {"type": "object", "additionalProperties": false, "description": "Either state, nextToken and turn (as GameState) or position", "properties": {
                 "state": {"type": "array", "minItems": 49, "maxItems": 49, "items": {"$ref": "#/components/schemas/Colour"}},
                 "nextToken": {"$ref": "#/components/schemas/Colour"},
@@ -70,12 +70,12 @@ pub fn document() -> Value {
             }},
             "Analysis": {"type": "object", "required": ["turn"], "description": "For a decision: moves, line and explanation; for a chance node (a position text in the draw phase): expected and colours", "properties": {
                 "turn": {"type": "string", "enum": ["order", "chaos", "draw"]},
-                "expected": {"type": "number", "description": "At a chance node: Order's expected final score"},
+                "expected": {"type": "number", "description": "At a chance node: Order's expected final score (calibrated as the moves' values)"},
                 "colours": {"type": "array", "description": "At a chance node: each colour that can be drawn, likeliest first", "items": {"type": "object", "properties": {
                     "colour": {"type": "integer", "minimum": 1, "maximum": 7}, "probability": {"type": "number"}, "expected": {"type": "number"}}}},
                 "moves": {"type": "array", "description": "Best first", "items": {"type": "object", "properties": {
                     "move": {"type": "string", "description": "As MoveReply writes it"}, "compact": {"type": "string", "description": "3Bc, BcBg or pass"},
-                    "expected": {"type": "number", "description": "Order's expected final score after the move"}}}},
+                    "expected": {"type": "number", "description": "Order's expected final score after the move if both sides play on as the searching bot plays itself: the search's value corrected by the shipped calibration (docs/search.md, Calibration)"}}}},
                 "played": {"type": "object", "nullable": true, "description": "The value of the requested move, as in moves"},
                 "line": {"type": "array", "items": {"type": "string"}, "description": "The likely line in compact notation; a lone digit is the likeliest colour drawn"},
                 "explanation": {"type": "string", "nullable": true},

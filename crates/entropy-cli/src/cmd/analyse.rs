@@ -52,13 +52,13 @@ pub struct Args {
 }
 
 /// A game to review.
-struct Game {
+pub(crate) struct Game {
     /// Where it came from: `FILE` or `FILE:LINE`.
-    source: String,
-    size: Size,
+    pub(crate) source: String,
+    pub(crate) size: Size,
     order: String,
     chaos: String,
-    moves: Vec<Move>,
+    pub(crate) moves: Vec<Move>,
 }
 
 /// What reviewing one game gave.
@@ -69,19 +69,8 @@ struct Reviewed {
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
-    let limits = match args.time {
-        Some(s) if s.is_finite() && s > 0.0 => Limits::time(Duration::from_secs_f64(s)),
-        Some(s) => bail!("--time must be a positive number of seconds, not {s}"),
-        None if args.nodes == 0 => bail!("--nodes must be at least 1"),
-        None => Limits::nodes(args.nodes),
-    };
-    let mut games = Vec::new();
-    let mut unreadable = Vec::new();
-    for path in &args.records {
-        let (read, problems) = read_games(path)?;
-        games.extend(read);
-        unreadable.extend(problems);
-    }
+    let limits = limits(args.nodes, args.time)?;
+    let (games, unreadable) = read_all(&args.records)?;
     for problem in &unreadable {
         if args.json {
             println!("{}", json!({"type": "error", "problem": problem}));
@@ -89,59 +78,23 @@ pub fn run(args: Args) -> Result<ExitCode> {
             eprintln!("entropy: skipped {problem}");
         }
     }
-    if games.is_empty() {
-        bail!("no game to review in {}", paths_text(&args.records));
-    }
-    let jobs = args
-        .jobs
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-        .clamp(1, games.len());
-    let decisions_total: usize = games
-        .iter()
-        .map(|g| {
-            g.moves
-                .iter()
-                .filter(|m| !matches!(m, Move::Draw(_)))
-                .count()
-        })
-        .sum();
-    let bar = super::progress_bar(args.json, decisions_total as u64, 0, "decisions");
+    let jobs = jobs(args.jobs, games.len());
+    let bar = super::progress_bar(args.json, decisions_in(&games), 0, "decisions");
     let started = Instant::now();
     let mut summary = Summary::default();
     let mut failed = 0;
-    let next = AtomicUsize::new(0);
-    std::thread::scope(|scope| {
-        let (sender, receiver) = mpsc::channel::<(usize, Reviewed)>();
-        for _ in 0..jobs {
-            let sender = sender.clone();
-            let (games, next, bar) = (&games, &next, &bar);
-            scope.spawn(move || {
-                let mut searcher = Searcher::new(LinearEval::trained(), 16);
-                loop {
-                    let index = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(game) = games.get(index) else { break };
-                    let reviewed = review(&mut searcher, game, limits, bar);
-                    if sender.send((index, reviewed)).is_err() {
-                        break;
-                    }
-                }
-            });
-        }
-        drop(sender);
-        // Print in game order as the games finish.
-        let mut waiting = BTreeMap::new();
-        let mut printed = 0;
-        for (index, reviewed) in receiver {
-            waiting.insert(index, reviewed);
-            while let Some(reviewed) = waiting.remove(&printed) {
-                let game = &games[printed];
-                bar.suspend(|| print_game(&args, printed, game, &reviewed));
-                failed += usize::from(reviewed.problem.is_some());
-                summary.add(printed, game, &reviewed.decisions);
-                printed += 1;
-            }
-        }
-    });
+    in_game_order(
+        &games,
+        jobs,
+        &LinearEval::trained(),
+        |searcher, game| review(searcher, game, limits, &bar),
+        |index, reviewed| {
+            let game = &games[index];
+            bar.suspend(|| print_game(&args, index, game, &reviewed));
+            failed += usize::from(reviewed.problem.is_some());
+            summary.add(index, game, &reviewed.decisions);
+        },
+    );
     bar.finish_and_clear();
     let elapsed = started.elapsed();
     if args.json {
@@ -156,6 +109,90 @@ pub fn run(args: Args) -> Result<ExitCode> {
     })
 }
 
+/// The searcher's limits per decision from `--nodes` and `--time`.
+pub(crate) fn limits(nodes: u64, time: Option<f64>) -> Result<Limits> {
+    Ok(match time {
+        Some(s) if s.is_finite() && s > 0.0 => Limits::time(Duration::from_secs_f64(s)),
+        Some(s) => bail!("--time must be a positive number of seconds, not {s}"),
+        None if nodes == 0 => bail!("--nodes must be at least 1"),
+        None => Limits::nodes(nodes),
+    })
+}
+
+/// The games of every file, and a problem for each game that cannot be read; an error if no
+/// game can be.
+pub(crate) fn read_all(records: &[PathBuf]) -> Result<(Vec<Game>, Vec<String>)> {
+    let mut games = Vec::new();
+    let mut unreadable = Vec::new();
+    for path in records {
+        let (read, problems) = read_games(path)?;
+        games.extend(read);
+        unreadable.extend(problems);
+    }
+    if games.is_empty() {
+        let why = unreadable
+            .first()
+            .map_or(String::new(), |first| format!(" ({first})"));
+        bail!("no game to review in {}{why}", paths_text(records));
+    }
+    Ok((games, unreadable))
+}
+
+/// `--jobs`, or the number of CPUs, at most one per game.
+pub(crate) fn jobs(asked: Option<usize>, games: usize) -> usize {
+    asked
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .clamp(1, games.max(1))
+}
+
+/// The decisions (placements and slides) of the games: a progress bar's length.
+pub(crate) fn decisions_in(games: &[Game]) -> u64 {
+    games
+        .iter()
+        .flat_map(|g| &g.moves)
+        .filter(|m| !matches!(m, Move::Draw(_)))
+        .count() as u64
+}
+
+/// Runs `work` on every game on `jobs` threads, each with its own searcher over `eval`, and
+/// hands the results to `done` in game order as they finish.
+pub(crate) fn in_game_order<R: Send>(
+    games: &[Game],
+    jobs: usize,
+    eval: &LinearEval,
+    work: impl Fn(&mut Searcher<LinearEval>, &Game) -> R + Sync,
+    mut done: impl FnMut(usize, R),
+) {
+    let next = AtomicUsize::new(0);
+    std::thread::scope(|scope| {
+        let (sender, receiver) = mpsc::channel::<(usize, R)>();
+        for _ in 0..jobs {
+            let sender = sender.clone();
+            let (next, work) = (&next, &work);
+            scope.spawn(move || {
+                let mut searcher = Searcher::new(eval.clone(), 16);
+                loop {
+                    let index = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(game) = games.get(index) else { break };
+                    if sender.send((index, work(&mut searcher, game))).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(sender);
+        let mut waiting = BTreeMap::new();
+        let mut handed = 0;
+        for (index, result) in receiver {
+            waiting.insert(index, result);
+            while let Some(result) = waiting.remove(&handed) {
+                done(handed, result);
+                handed += 1;
+            }
+        }
+    });
+}
+
 fn paths_text(paths: &[PathBuf]) -> String {
     let names: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
     names.join(", ")
@@ -167,8 +204,8 @@ fn review(
     limits: Limits,
     bar: &ProgressBar,
 ) -> Reviewed {
-    // Each game from a clean state, so the figures do not depend on which worker took it.
-    searcher.clear();
+    // Each decision from a clean state (Searcher::review), so the figures do not depend on
+    // which worker took the game.
     let review = searcher.review(&Position::new(game.size), &game.moves, limits, |_| {
         bar.inc(1)
     });
@@ -205,6 +242,7 @@ fn print_game(args: &Args, index: usize, game: &Game, reviewed: &Reviewed) {
                     "played": d.played.mv.to_string(), "played_value": round(d.played.value),
                     "best": d.best.mv.to_string(), "best_value": round(d.best.value),
                     "loss": round(d.loss), "depth": d.depth, "nodes": d.nodes,
+                    "calibration": round(d.offset),
                 })
             );
         }

@@ -3,6 +3,7 @@
 pub mod analyse;
 pub mod bench;
 pub mod bots;
+pub mod calibrate;
 pub mod codecup;
 pub mod course;
 pub mod ladder;

@@ -7,7 +7,7 @@ use entropy_core::{Move, Phase, Position, Role, Size};
 
 use crate::eval::{BotEval, LinearEval};
 use crate::search::model::{self, OpponentModel};
-use crate::search::{time, Limits, SearchResult, Searcher};
+use crate::search::{calibration_offset, time, Limits, SearchResult, Searcher};
 use crate::{Bot, Budget};
 
 /// Default transposition table size: with the score and feature tables the bot stays well
@@ -111,7 +111,9 @@ impl Observer {
             after_ours: None,
             greedy: VecDeque::new(),
             regrets: VecDeque::new(),
-            judge: weak_regret.map(|_| Searcher::new(eval, 1)),
+            // Regrets are differences of the search's own values: no calibration, whose
+            // floor at the score could squeeze them.
+            judge: weak_regret.map(|_| Searcher::new(eval.with_calibration(None), 1)),
             weak_regret,
             strict: None,
         }
@@ -238,6 +240,8 @@ pub struct SearchBot {
     searcher: Searcher<BotEval>,
     options: SearchOptions,
     last: Option<SearchResult>,
+    /// What the evaluation's calibration adds to the last search's value.
+    last_offset: f64,
     observer: Observer,
 }
 
@@ -262,6 +266,7 @@ impl SearchBot {
             searcher,
             options,
             last: None,
+            last_offset: 0.0,
         }
     }
 
@@ -337,12 +342,15 @@ impl Bot for SearchBot {
         let result = self.searcher.search(position, limits);
         let best = result.best;
         self.observer.played(position, best);
+        self.last_offset =
+            calibration_offset(self.searcher.eval(), position, result.depth, result.solved);
         self.last = Some(result);
         best
     }
 
+    /// The last search's value, calibrated as analyses are.
     fn expected_score(&self) -> Option<f64> {
-        self.last.as_ref().map(|r| r.value)
+        self.last.as_ref().map(|r| r.value + self.last_offset)
     }
 }
 

@@ -1,15 +1,18 @@
 //! Evaluation: Order's expected final score from a position, as a linear function of features
-//! with weights per phase of the game, fitted by `entropy train`.
+//! with weights per phase of the game, fitted by `entropy train`, and the calibration that
+//! turns the values of searches over it into expected final scores for people to read.
 
 pub mod board;
 #[cfg(feature = "wnet")]
 pub mod board_net;
+pub mod calibration;
 mod features;
 pub mod lines;
 pub mod ntuple;
 mod replies;
 mod weights;
 
+pub use calibration::{Calibration, CalibrationSample};
 pub use features::{
     bag_max, changed_lines, features, features_on_board, for_each_touching_slide, threats,
     threats_slow, ChildFeatures, FeatureVector, BAG_MAX, FEATURES, FEATURE_NAMES,
@@ -49,6 +52,12 @@ pub trait Evaluator: Sync {
     ) -> f64 {
         let _ = (parent, mv);
         self.evaluate_with(child, memo)
+    }
+
+    /// What turns this evaluation's searched values into Order's expected final score for
+    /// people to read ([`Calibration`]); `None`: they are shown as they are.
+    fn calibration(&self) -> Option<&Calibration> {
+        None
     }
 }
 
@@ -100,17 +109,35 @@ impl BoardMemo {
 #[derive(Clone, Debug)]
 pub struct LinearEval {
     weights: Weights,
+    /// Fitted for these weights' searches: only the shipped weights have one.
+    calibration: Option<&'static Calibration>,
 }
 
 impl LinearEval {
-    /// An evaluation with these weights.
+    /// An evaluation with these weights (values shown uncorrected: a calibration belongs to
+    /// the weights it was fitted for).
     pub fn new(weights: Weights) -> LinearEval {
-        LinearEval { weights }
+        LinearEval {
+            weights,
+            calibration: None,
+        }
     }
 
-    /// The weights fitted by `entropy train` and shipped in the binary.
+    /// The weights fitted by `entropy train` and shipped in the binary, with the calibration
+    /// fitted for them.
     pub fn trained() -> LinearEval {
-        LinearEval::new(Weights::trained())
+        LinearEval {
+            calibration: Some(Calibration::shipped()),
+            ..LinearEval::new(Weights::trained())
+        }
+    }
+
+    /// The same evaluation with another calibration (`None`: values shown as searched).
+    pub fn with_calibration(self, calibration: Option<&'static Calibration>) -> LinearEval {
+        LinearEval {
+            calibration,
+            ..self
+        }
     }
 
     /// The shipped linear evaluation, shared.
@@ -163,6 +190,10 @@ impl Evaluator for LinearEval {
     ) -> f64 {
         self.value_from(child, || memo.child_features(parent, mv, child))
     }
+
+    fn calibration(&self) -> Option<&Calibration> {
+        self.calibration
+    }
 }
 
 /// The evaluations a searching bot can use: chosen when the bot is made, one branch per leaf.
@@ -207,6 +238,13 @@ impl Evaluator for BotEval {
         match self {
             BotEval::Linear(eval) => eval.evaluate_child(parent, mv, child, memo),
             _ => self.evaluate(child),
+        }
+    }
+
+    fn calibration(&self) -> Option<&Calibration> {
+        match self {
+            BotEval::Linear(eval) => eval.calibration(),
+            BotEval::NTuple(_) => None,
         }
     }
 }

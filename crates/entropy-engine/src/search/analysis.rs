@@ -13,7 +13,7 @@ use entropy_core::{Colour, IllegalMove, Move, Phase, Position, Role};
 
 use super::ordering::ordered_moves;
 use super::star::UPPER;
-use super::{moves_to_end, Limits, Searcher};
+use super::{calibration_offset, moves_to_end, Limits, Searcher};
 use crate::eval::{threats, Evaluator};
 
 /// A move and Order's expected final score after it.
@@ -21,7 +21,8 @@ use crate::eval::{threats, Evaluator};
 pub struct MoveValue {
     /// The move.
     pub mv: Move,
-    /// Order's expected final score after it, searched to the analysis's depth.
+    /// Order's expected final score after it, searched to the analysis's depth and calibrated
+    /// ([`crate::eval::Calibration`]) where the evaluation has a calibration.
     pub value: f64,
 }
 
@@ -46,6 +47,9 @@ pub struct Analysis {
     pub elapsed: Duration,
     /// Whether the values are exact (the search reached the end of the game).
     pub solved: bool,
+    /// What the calibration added to every searched value (0 where exact or uncalibrated):
+    /// the search's own value of a move is its `value` less this.
+    pub offset: f64,
 }
 
 impl Analysis {
@@ -82,7 +86,7 @@ pub struct ColourValue {
     pub colour: Colour,
     /// The chance it is drawn.
     pub probability: f64,
-    /// Order's expected final score once it is drawn.
+    /// Order's expected final score once it is drawn (calibrated, as [`MoveValue::value`]).
     pub value: f64,
 }
 
@@ -178,15 +182,25 @@ impl<E: Evaluator> Searcher<E> {
             MoveValue { mv: asked, value }
         });
         let line = self.likely_line(position, moves[0].mv, depth_done.max(1));
+        let solved = depth_done >= end;
+        // Every value of one search has the same horizon, so one offset serves them all and
+        // the differences between moves stay the search's own.
+        let offset = calibration_offset(&self.eval, position, depth_done, solved);
+        let floor = position.score() as f64;
+        let calibrated = |m: MoveValue| MoveValue {
+            mv: m.mv,
+            value: (m.value + offset).max(floor),
+        };
         Analysis {
             role: position.to_move().expect("checked above"),
-            moves,
-            asked,
+            moves: moves.into_iter().map(calibrated).collect(),
+            asked: asked.map(calibrated),
             line,
             depth: depth_done,
             nodes,
             elapsed: started.elapsed(),
-            solved: depth_done >= end,
+            solved,
+            offset,
         }
     }
 
@@ -206,10 +220,12 @@ impl<E: Evaluator> Searcher<E> {
             .map(|(colour, count)| {
                 let mut child = *position;
                 child.play_unchecked(Move::Draw(colour));
+                let result = self.search(&child, share);
+                let offset = calibration_offset(&self.eval, &child, result.depth, result.solved);
                 ColourValue {
                     colour,
                     probability: count as f64 / total,
-                    value: self.search(&child, share).value,
+                    value: (result.value + offset).max(child.score() as f64),
                 }
             })
             .collect();
@@ -263,6 +279,10 @@ pub struct Decision {
     pub depth: u32,
     /// Positions the analysis visited.
     pub nodes: u64,
+    /// What the calibration added to the values (see [`Analysis::offset`]).
+    pub offset: f64,
+    /// Whether the values are exact.
+    pub solved: bool,
 }
 
 /// A game reviewed: its decisions, up to the first illegal move if there is one.
@@ -287,8 +307,8 @@ pub struct BadMove {
 
 impl<E: Evaluator> Searcher<E> {
     /// Reviews a game: plays `moves` (draws included) from `start` and analyses every decision
-    /// with `limits`, calling `progress` after each. Stops at the first illegal move, keeping
-    /// the decisions before it.
+    /// with `limits`, each from a clean table, calling `progress` after each. Stops at the
+    /// first illegal move, keeping the decisions before it.
     pub fn review(
         &mut self,
         start: &Position,
@@ -307,6 +327,9 @@ impl<E: Evaluator> Searcher<E> {
                 };
             }
             if let Some(role) = position.to_move() {
+                // From a clean table, as the web page and `entropy play` analyse a position, so
+                // a decision's value does not depend on the decisions reviewed before it.
+                self.clear();
                 let analysis = self.analyse(&position, limits, 1, Some(mv));
                 let decision = Decision {
                     turn: position.placed() + usize::from(role == Role::Chaos),
@@ -316,6 +339,8 @@ impl<E: Evaluator> Searcher<E> {
                     loss: analysis.regret().expect("a move was asked about"),
                     depth: analysis.depth,
                     nodes: analysis.nodes,
+                    offset: analysis.offset,
+                    solved: analysis.solved,
                 };
                 progress(&decision);
                 decisions.push(decision);

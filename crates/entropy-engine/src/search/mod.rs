@@ -197,6 +197,22 @@ pub fn moves_to_end(position: &Position) -> u32 {
     }
 }
 
+/// What the calibration of `eval` ([`crate::eval::Calibration`]) adds to the values of a search
+/// of `position` whose deepest completed iteration went `depth` moves deep (`solved`: it saw the
+/// end of every line, so its values are exact): 0 where the evaluation has none.
+pub fn calibration_offset<E: Evaluator>(
+    eval: &E,
+    position: &Position,
+    depth: u32,
+    solved: bool,
+) -> f64 {
+    let horizon = moves_to_end(position).saturating_sub(depth.max(1));
+    match eval.calibration() {
+        Some(calibration) if !solved => calibration.offset(position.size().side(), horizon),
+        _ => 0.0,
+    }
+}
+
 /// An engine: an evaluation and a transposition table kept from search to search.
 pub struct Searcher<E: Evaluator> {
     eval: E,

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# One rung of the test ladder (docs/testing.md): an SPRT of CANDIDATE against BASE at a preset
+# clock and bounds, on paired deals, two games at a time, its records under docs/matches/.
+# Run the same command again to resume it where it stopped.
+#
+# Usage: scripts/sprt.sh CANDIDATE BASE stc|ltc|nonreg [ENTROPY-MATCH-OPTIONS...]
+#   CANDIDATE, BASE  a git revision (a commit, branch or tag: built once by
+#                    scripts/baseline.sh and played as a CodeCup program with the preset's
+#                    clock), or a player as `entropy match` takes it (`search:unfinished=1`,
+#                    `cmd:./mybot`), played by this tree's release build
+#   stc     short clock: 3 s per game, SPRT [0, 1.5] points per deal
+#   ltc     long clock: 10 s per game, SPRT [0, 1.5]
+#   nonreg  for changes that only remove code or options: 3 s, SPRT [-1.5, 0.5]
+# Options after the preset go to `entropy match` (e.g. --seed 2, --jobs 1).
+# ENTROPY_CLUSTER=1 plays the games as Ray tasks (python -m hyle_entropy.cluster match) with
+# the same records; ENTROPY_ADDRESS=HEAD:6379 names a cluster.
+set -euo pipefail
+
+if [ $# -lt 3 ] || [ "$1" = -h ] || [ "$1" = --help ]; then
+  sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'
+  [ $# -ge 1 ] && [ "$1" = -h -o "$1" = --help ] && exit 0 || exit 2
+fi
+candidate=$1 base=$2 preset=$3
+shift 3
+
+case $preset in
+  stc) clock=3 bounds=0,1.5 ;;
+  ltc) clock=10 bounds=0,1.5 ;;
+  nonreg) clock=3 bounds=-1.5,0.5 ;;
+  *)
+    echo "sprt.sh: unknown preset $preset: use stc, ltc or nonreg" >&2
+    exit 2
+    ;;
+esac
+
+root=$(git -C "$(dirname "$0")" rev-parse --show-toplevel)
+entropy=$root/target/release/entropy
+
+# A revision becomes a CodeCup program with the preset's clock; anything else is a player spec.
+player() {
+  if git -C "$root" rev-parse --verify --quiet "$1^{commit}" >/dev/null; then
+    "$root/scripts/baseline.sh" "$1" --time-budget "$clock"
+  else
+    printf '%s\n' "$1"
+  fi
+}
+# A file name from a player: its revision's short hash, or the spec with odd characters dropped.
+label() {
+  if commit=$(git -C "$root" rev-parse --verify --quiet --short "$1^{commit}"); then
+    printf '%s' "$commit"
+  else
+    printf '%s' "$1" | tr -c 'A-Za-z0-9=.-' '_'
+  fi
+}
+
+a=$(player "$candidate")
+b=$(player "$base")
+out=$root/docs/matches/sprt-$preset-$(label "$candidate")-vs-$(label "$base").jsonl
+if [ "${ENTROPY_CLUSTER:-0}" = 1 ]; then
+  runner=(python3 -m hyle_entropy.cluster match)
+  [ -n "${ENTROPY_ADDRESS:-}" ] && runner+=(--address "$ENTROPY_ADDRESS")
+else
+  if [ ! -x "$entropy" ]; then
+    cargo build --release --manifest-path "$root/Cargo.toml" >&2
+  fi
+  runner=("$entropy" match --jobs 2)
+fi
+echo "sprt.sh: $preset ($clock s per game, SPRT [$bounds]): $candidate vs $base -> $out" >&2
+exec "${runner[@]}" "$a" "$b" --clock "$clock" --sprt "$bounds" --out "$out" "$@"
