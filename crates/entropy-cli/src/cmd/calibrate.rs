@@ -10,7 +10,7 @@ use std::time::Instant;
 use anyhow::{bail, Context, Result};
 use entropy_core::{Position, Role, Size};
 use entropy_engine::eval::{Calibration, CalibrationSample, LinearEval};
-use entropy_engine::search::{moves_to_end, Limits, Searcher};
+use entropy_engine::search::{horizon, Limits, Searcher};
 use indicatif::ProgressBar;
 
 use super::analyse::{decisions_in, in_game_order, jobs, limits, read_all, Game};
@@ -292,15 +292,6 @@ fn analyse_game(
         position.play_unchecked(mv);
     }
     rows
-}
-
-/// The moves left at a search's horizon (0 when it saw the end).
-fn horizon(position: &Position, depth: u32, solved: bool) -> u32 {
-    if solved {
-        0
-    } else {
-        moves_to_end(position).saturating_sub(depth.max(1))
-    }
 }
 
 fn games_in(rows: &[Row]) -> usize {

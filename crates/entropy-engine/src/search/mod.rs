@@ -206,10 +206,22 @@ pub fn calibration_offset<E: Evaluator>(
     depth: u32,
     solved: bool,
 ) -> f64 {
-    let horizon = moves_to_end(position).saturating_sub(depth.max(1));
     match eval.calibration() {
-        Some(calibration) if !solved => calibration.offset(position.size().side(), horizon),
-        _ => 0.0,
+        Some(calibration) => {
+            calibration.offset(position.size().side(), horizon(position, depth, solved))
+        }
+        None => 0.0,
+    }
+}
+
+/// The moves (draws included) left in the game at the horizon of a search of `position` whose
+/// deepest completed iteration went `depth` moves deep (at least 1: a search that finished no
+/// iteration valued the children); 0 when it saw the end (`solved`).
+pub fn horizon(position: &Position, depth: u32, solved: bool) -> u32 {
+    if solved {
+        0
+    } else {
+        moves_to_end(position).saturating_sub(depth.max(1))
     }
 }
 
