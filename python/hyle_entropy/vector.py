@@ -42,7 +42,8 @@ class EntropyVecEnv:
         seed: seed of every game's chips, roles and opponent (one stream per game).
         role: the agent's role, ``"order"``, ``"chaos"`` or ``"random"`` (drawn per episode).
         opponent: a built-in bot: ``"random"``, ``"pass"``, ``"greedy"``, ``"heuristic"``,
-            ``"search:nodes=2000"``...
+            ``"expecti:depth=2"`` (the course assignment's expectiminimax, an opponent that is
+            not our searcher), ``"search:nodes=2000"``...
         size: 7, or 5 for Entropy(5).
         observation: ``"planes"`` (the PufferLib plan's 402 floats) or ``"compact"`` (bytes).
         mode: ``"single"`` (one agent against the opponent) or ``"selfplay"`` (agents ``2i`` and

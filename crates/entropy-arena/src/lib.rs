@@ -9,6 +9,7 @@
 //! - [`tournament`]: a match of paired deals, run in parallel, resumable.
 //! - [`stats`]: means, paired differences and t-based confidence intervals.
 //! - [`sprt`]: the sequential probability ratio test on paired margins.
+//! - [`spsa`]: tuning numeric options by simultaneous perturbation (SPSA) on paired deals.
 
 #![deny(clippy::print_stdout, clippy::print_stderr)]
 
@@ -17,6 +18,7 @@ pub mod game;
 pub mod player;
 pub mod record;
 pub mod sprt;
+pub mod spsa;
 pub mod stats;
 pub mod tournament;
 

@@ -35,6 +35,7 @@ enum Command {
     Bots(cmd::bots::Args),
     Analyse(cmd::analyse::Args),
     Calibrate(cmd::calibrate::Args),
+    Tune(cmd::tune::Args),
 }
 
 fn main() -> ExitCode {
@@ -56,6 +57,7 @@ fn main() -> ExitCode {
         Command::Bots(args) => cmd::bots::run(args),
         Command::Analyse(args) => cmd::analyse::run(args),
         Command::Calibrate(args) => cmd::calibrate::run(args),
+        Command::Tune(args) => cmd::tune::run(args),
     };
     match result {
         Ok(code) => code,

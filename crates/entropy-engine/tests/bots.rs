@@ -32,6 +32,8 @@ fn every_bot_plays_legally_in_both_roles() {
     for bot in BOTS {
         let name = if bot.name.starts_with("search") {
             format!("{}:nodes=300", bot.name)
+        } else if bot.name == "expecti" {
+            "expecti:depth=2".to_owned()
         } else {
             bot.name.to_owned()
         };
@@ -42,6 +44,15 @@ fn every_bot_plays_legally_in_both_roles() {
     }
     assert!(make_bot("search:nodes=x", 1).is_err());
     assert!(make_bot("greedy:nodes=5", 1).is_err());
+    for bad in [
+        "expecti:depth=0",
+        "expecti:depth=7",
+        "expecti:depth=x",
+        "expecti:nodes=5",
+    ] {
+        let error = make_bot(bad, 1).err().expect(bad).to_string();
+        assert!(error.contains(bad), "{error}");
+    }
 }
 
 #[test]

@@ -15,6 +15,7 @@ pub mod score;
 pub mod serve;
 pub mod train;
 pub mod train_net;
+pub mod tune;
 
 use anyhow::{bail, Result};
 use entropy_core::Size;

@@ -1,5 +1,6 @@
 //! The built-in bots and a registry to make them by name.
 
+mod expecti;
 mod greedy;
 mod heuristic;
 mod net;
@@ -11,12 +12,13 @@ mod wnet;
 
 use std::fmt;
 
+pub use expecti::ExpectiBot;
 pub use greedy::{best_order_reply, GreedyBot};
 pub use heuristic::{gap_creation, order_evaluation, order_plan, spoiler, ChaosPlan, HeuristicBot};
 pub use net::{best_afterstate, NetBot};
 pub use pass::PassBot;
 pub use random::{random_move, RandomBot};
-pub use search::{SearchBot, SearchOptions, DEFAULT_TABLE_MIB};
+pub use search::{tunable, SearchBot, SearchOptions, Tunable, DEFAULT_TABLE_MIB, TUNABLES};
 #[cfg(feature = "wnet")]
 pub use wnet::{PnetBot, WnetBot};
 
@@ -64,6 +66,13 @@ macro_rules! bot_list {
         name: "heuristic",
         description: "bot spec Plan 2 as Order (weighted pattern heuristics, one move); \
                       the recommended 60/40 spoiler and gap hybrid as Chaos",
+    },
+    BotInfo {
+        name: "expecti",
+        description: "an opponent that is not us, from the course assignment: fixed-depth \
+                      expectiminimax with alpha-beta, exact bag odds and a rudimentary \
+                      evaluation of its own, sharing only the rules with search; \
+                      `expecti:depth=N` decisions ahead (3 by default, at most 6)",
     },
     BotInfo {
         name: "net",
@@ -137,7 +146,7 @@ fn search_options(
     for option in options.split(',').filter(|o| !o.is_empty()) {
         let bad = || {
             UnknownBot(format!(
-                "{name} (bad option {option:?}: use nodes=N, depth=N, time=MS, tt=MIB, model=0|1, weak=TENTHS, growth=N, hard=PERCENT, unfinished=0|1, peak=N, ord=D, lmr=N, lmrc=N, lmrr=R, lmrd=D, weights=FILE, eval=linear|net or net=FILE)"
+                "{name} (bad option {option:?}: use nodes=N, depth=N, time=MS, tt=MIB, model=0|1, weak=TENTHS, growth=N, hard=PERCENT, unfinished=0|1, peak=X, ord=D, lmr=N, lmrc=N, lmrr=R, lmrd=D, weights=FILE, eval=linear|net or net=FILE)"
             ))
         };
         let (key, value) = option.split_once('=').ok_or_else(bad)?;
@@ -162,6 +171,22 @@ fn search_options(
             *net = Some(crate::eval::NTupleEval::new(model));
             continue;
         }
+        if key == "peak" || key == "hard" {
+            // Real numbers (SPSA tunes them in small steps).
+            let value: f64 = value.parse().map_err(|_| bad())?;
+            if !value.is_finite() {
+                return Err(bad());
+            }
+            if key == "peak" {
+                // The time profile's sharpness: turn x of the game weighs
+                // 0.5 / peak + sin(pi x)^peak.
+                out.peak = value.clamp(0.25, 16.0);
+            } else {
+                // Percent of a move's allotted time an iteration under way may run to.
+                out.hard_share = value.max(1.0) / 100.0;
+            }
+            continue;
+        }
         let value: u64 = value.parse().map_err(|_| bad())?;
         if key == "growth" {
             // Start an iteration only if the time left is this many times the previous one's.
@@ -170,11 +195,6 @@ fn search_options(
         }
         if key == "unfinished" {
             out.unfinished = value != 0;
-            continue;
-        }
-        if key == "peak" {
-            // The time profile's sharpness: turn x of the game weighs 0.5 / peak + sin(pi x)^peak.
-            out.peak = value.clamp(1, 16) as u32;
             continue;
         }
         // The search's shape: ord=EVAL_ORDER, lmr=ORDER_FULL, lmrc=CHAOS_FULL, lmrr=AMOUNT,
@@ -189,11 +209,6 @@ fn search_options(
         };
         if let Some(field) = shape_field {
             *field = value.min(1000) as u32;
-            continue;
-        }
-        if key == "hard" {
-            // Percent of a move's allotted time an iteration under way may run to.
-            out.hard_share = value.max(1) as f64 / 100.0;
             continue;
         }
         if key == "model" {
@@ -222,6 +237,28 @@ fn search_options(
         }
     }
     Ok(out)
+}
+
+/// The course assignment's expectiminimax, `expecti:depth=N` decisions deep.
+fn expecti_bot(name: &str, options: &str) -> Result<Box<dyn Bot>, UnknownBot> {
+    let depth = match options.split_once('=') {
+        None if options.is_empty() => expecti::DEFAULT_DEPTH,
+        Some(("depth", depth)) => match depth.parse() {
+            Ok(depth @ 1..=expecti::MAX_DEPTH) => depth,
+            _ => {
+                return Err(UnknownBot(format!(
+                    "{name} (depth {depth:?}: use a whole number from 1 to {})",
+                    expecti::MAX_DEPTH
+                )))
+            }
+        },
+        _ => {
+            return Err(UnknownBot(format!(
+                "{name} (bad option {options:?}: use depth=N)"
+            )))
+        }
+    };
+    Ok(Box::new(ExpectiBot::new(name, depth)))
 }
 
 /// The learned agent, with the shipped weights or `net:weights=FILE` (a model written by
@@ -366,10 +403,10 @@ pub fn make_bot(name: &str, seed: u64) -> Result<Box<dyn Bot>, UnknownBot> {
     let (base, options) = name.split_once(':').unwrap_or((name, ""));
     if !options.is_empty()
         && !base.starts_with("search")
-        && !matches!(base, "net" | "wnet" | "pnet")
+        && !matches!(base, "net" | "wnet" | "pnet" | "expecti")
     {
         return Err(UnknownBot(format!(
-            "{name} (only search bots take options)"
+            "{name} (only search, expecti and the network bots take options)"
         )));
     }
     match base {
@@ -387,6 +424,7 @@ pub fn make_bot(name: &str, seed: u64) -> Result<Box<dyn Bot>, UnknownBot> {
             ChaosPlan::Hybrid,
             seed,
         ))),
+        "expecti" => expecti_bot(name, options),
         "net" => net_bot(name, options, seed),
         "wnet" => wnet_bot(name, options, seed),
         "pnet" => pnet_bot(name, options, seed),

@@ -45,7 +45,7 @@ pub struct SearchOptions {
     /// Move ordering by evaluation and late move reductions.
     pub shape: crate::search::Shape,
     /// With the clock: how sharply the time profile peaks mid-game ([`time::allot`]).
-    pub peak: u32,
+    pub peak: f64,
 }
 
 impl Default for SearchOptions {
@@ -59,9 +59,104 @@ impl Default for SearchOptions {
             unfinished: false,
             hard_share: 1.0,
             shape: crate::search::Shape::default(),
-            peak: 1,
+            peak: 1.0,
         }
     }
+}
+
+/// A numeric option of the searching bot that `entropy tune` may adjust by SPSA: its name as
+/// `search:NAME=VALUE` takes it, its default, the range a player may be given, and the
+/// perturbation SPSA ends with (in the option's units).
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Tunable {
+    /// The option's name (`search:peak=1.5`).
+    pub name: &'static str,
+    /// What it sets.
+    pub help: &'static str,
+    /// The value when the option is not given.
+    pub default: f64,
+    /// The least value worth trying.
+    pub min: f64,
+    /// The largest value worth trying.
+    pub max: f64,
+    /// SPSA's perturbation at its last iteration.
+    pub step: f64,
+    /// Whether the option takes whole numbers only.
+    pub integer: bool,
+}
+
+/// The searching bot's numeric options that SPSA may tune; `entropy tune` tunes `peak` and
+/// `hard` unless told otherwise (the others matter against weak opponents, or start from off).
+pub const TUNABLES: &[Tunable] = &[
+    Tunable {
+        name: "peak",
+        help: "the time profile's mid-game bump: turn x of the game weighs \
+               0.5 / peak + sin(pi x)^peak",
+        default: 1.0,
+        min: 0.25,
+        max: 8.0,
+        step: 0.4,
+        integer: false,
+    },
+    Tunable {
+        name: "hard",
+        help: "percent of its allotted time a move's last iteration may run to",
+        default: 100.0,
+        min: 40.0,
+        max: 400.0,
+        step: 20.0,
+        integer: false,
+    },
+    Tunable {
+        name: "weak",
+        help: "tenths of a point of mean regret a move above which the opponent counts weak",
+        default: DEFAULT_WEAK_REGRET * 10.0,
+        min: 1.0,
+        max: 100.0,
+        step: 4.0,
+        integer: true,
+    },
+    Tunable {
+        name: "lmr",
+        help: "moves of an Order node searched at full depth before reducing (0: none)",
+        default: 0.0,
+        min: 0.0,
+        max: 60.0,
+        step: 3.0,
+        integer: true,
+    },
+    Tunable {
+        name: "lmrc",
+        help: "moves of a Chaos node searched at full depth before reducing (0: none)",
+        default: 0.0,
+        min: 0.0,
+        max: 30.0,
+        step: 2.0,
+        integer: true,
+    },
+    Tunable {
+        name: "lmrr",
+        help: "moves taken off a reduced move's depth",
+        default: 3.0,
+        min: 1.0,
+        max: 6.0,
+        step: 1.0,
+        integer: true,
+    },
+    Tunable {
+        name: "lmrd",
+        help: "least depth left at a node whose moves are reduced, less one",
+        default: 0.0,
+        min: 0.0,
+        max: 12.0,
+        step: 1.0,
+        integer: true,
+    },
+];
+
+/// The tunable option of this name.
+pub fn tunable(name: &str) -> Option<&'static Tunable> {
+    TUNABLES.iter().find(|t| t.name == name)
 }
 
 /// Opponent moves watched when deciding whether it plays greedily or weakly.

@@ -18,14 +18,15 @@ pub fn allot(
     position: &Position,
     game_left: Duration,
     per_move: Option<Duration>,
-    peak: u32,
+    peak: f64,
 ) -> Duration {
     let cells = position.size().cells() as f64;
     let placed = position.placed() as f64;
     let left = game_left.saturating_sub(SAFETY);
     // Weight of turn t (as a fraction x of the game): a bump peaking in the middle.
-    let floor = 0.5 / peak.max(1) as f64;
-    let weight = |x: f64| floor + (std::f64::consts::PI * x).sin().powi(peak as i32);
+    let peak = peak.max(0.25);
+    let floor = 0.5 / peak;
+    let weight = |x: f64| floor + (std::f64::consts::PI * x).sin().powf(peak);
     let remaining_weight: f64 = (position.placed()..position.size().cells())
         .map(|t| weight(t as f64 / cells))
         .sum::<f64>()
@@ -53,15 +54,15 @@ mod tests {
     fn the_budget_is_shared_and_capped() {
         let start = Position::new(Size::SEVEN);
         let game = Duration::from_secs(30);
-        let first = allot(&start, game, None, 1);
+        let first = allot(&start, game, None, 1.0);
         assert!(
             first > Duration::from_millis(200) && first < Duration::from_millis(800),
             "{first:?}"
         );
-        let capped = allot(&start, game, Some(Duration::from_millis(100)), 1);
+        let capped = allot(&start, game, Some(Duration::from_millis(100)), 1.0);
         assert_eq!(capped, Duration::from_millis(50));
         assert_eq!(
-            allot(&start, Duration::from_millis(10), None, 1),
+            allot(&start, Duration::from_millis(10), None, 1.0),
             Duration::ZERO
         );
     }
@@ -70,7 +71,7 @@ mod tests {
     fn a_sharper_peak_moves_time_from_the_opening_to_the_middle() {
         let start = Position::new(Size::SEVEN);
         let game = Duration::from_secs(30);
-        assert!(allot(&start, game, None, 4) < allot(&start, game, None, 1).mul_f64(0.75));
+        assert!(allot(&start, game, None, 4.0) < allot(&start, game, None, 1.0).mul_f64(0.75));
         // Mid-game, with what a move at the default profile would have left.
         let mut middle = Position::new(Size::SEVEN);
         let mut rng = <rand_xoshiro::Xoshiro256PlusPlus as rand::SeedableRng>::seed_from_u64(1);
@@ -79,6 +80,6 @@ mod tests {
             middle.play_unchecked(mv);
         }
         let left = Duration::from_secs(15);
-        assert!(allot(&middle, left, None, 4) > allot(&middle, left, None, 1));
+        assert!(allot(&middle, left, None, 4.0) > allot(&middle, left, None, 1.0));
     }
 }

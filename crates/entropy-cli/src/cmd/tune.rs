@@ -1,0 +1,402 @@
+//! `entropy tune`: SPSA over the searching bot's numeric options, on paired deals.
+
+use std::collections::HashSet;
+use std::fs::{self, OpenOptions};
+use std::io::Write as _;
+use std::ops::ControlFlow;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{bail, Context, Result};
+use entropy_arena::derive_seed;
+use entropy_arena::player::PlayerSpec;
+use entropy_arena::record::{GameRecord, MatchKey};
+use entropy_arena::spsa::{Perturbation, Spsa, SpsaParam};
+use entropy_arena::tournament::MatchConfig;
+use entropy_engine::bots::{tunable, TUNABLES};
+
+/// Tune the searching bot's numeric options by SPSA (simultaneous perturbation stochastic
+/// approximation), as fishtest and OpenBench tune chess engines.
+///
+/// Each iteration moves every option at once by plus or minus its current step, plays the two
+/// players so made against each other on paired deals (each deal twice, roles swapped, the same
+/// chips), and moves every option towards the side that won, by the paired margin in points. The
+/// steps and the learning rate shrink on fishtest's schedule (crates/entropy-arena/src/spsa.rs).
+///
+/// Every iteration is appended to a CSV file as it ends (the iteration, the margin, both
+/// players' values and the estimates after it); running the same command again resumes from the
+/// last line. `python3 scripts/plot_tune.py FILE.csv` draws the trajectory. A tuned set becomes
+/// the default only by passing the test ladder (docs/testing.md):
+/// `scripts/sprt.sh search:peak=X,hard=Y search stc`.
+///
+/// The options it knows (`--param NAME` or `NAME=START`): see `--list`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// An option to tune, as NAME or NAME=START (repeat for each) [default: peak and hard, from
+    /// their defaults].
+    #[arg(long = "param", value_name = "NAME[=START]")]
+    params: Vec<String>,
+    /// List the options it can tune, with their defaults, ranges and steps, and stop.
+    #[arg(long)]
+    list: bool,
+    /// The planned number of iterations (the schedule's horizon): the run stops there.
+    #[arg(long, default_value_t = 500, value_name = "N")]
+    iterations: u32,
+    /// Paired deals per iteration (each is two games).
+    #[arg(long, default_value_t = 1, value_name = "P")]
+    pairs: u32,
+    /// Each player's thinking time per game, in seconds.
+    #[arg(long, default_value_t = 3.0, value_name = "SECONDS")]
+    clock: f64,
+    /// Search this many positions per move instead of playing to the clock (reproducible; the
+    /// time options then do nothing).
+    #[arg(long, value_name = "N")]
+    nodes: Option<u64>,
+    /// The player both sides start from: `search` or `search` with fixed options
+    /// (`search:unfinished=1`); the tuned options are appended to it.
+    #[arg(long, default_value = "search", value_name = "SPEC")]
+    base: String,
+    /// The learning rate at the last iteration, per point of paired margin (fishtest's r_end).
+    #[arg(long, default_value_t = 0.002, value_name = "R")]
+    r_end: f64,
+    /// Seed of the deals and of the perturbations.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// The CSV file the trajectory is appended to [default: tune-NAMES.csv].
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+    /// Delete the file first instead of resuming.
+    #[arg(long)]
+    fresh: bool,
+    /// Games played at the same time [default: the number of CPUs].
+    #[arg(short, long)]
+    jobs: Option<usize>,
+}
+
+/// Runs `entropy tune`.
+pub fn run(args: Args) -> Result<ExitCode> {
+    if args.list {
+        print_list();
+        return Ok(ExitCode::SUCCESS);
+    }
+    let spsa = schedule(&args)?;
+    if !args.base.starts_with("search") {
+        bail!(
+            "--base {:?}: tune a searching bot (`search`, `search-hand`, with options)",
+            args.base
+        );
+    }
+    // The base must be a bot that exists with the tuned options given.
+    let probe = player(&args, &spsa, &spsa.perturb(0).plus);
+    probe
+        .validate()
+        .map_err(anyhow::Error::msg)
+        .context("the tuned player")?;
+    if !(args.clock.is_finite() && args.clock > 0.0) {
+        bail!(
+            "--clock must be a positive number of seconds, not {}",
+            args.clock
+        );
+    }
+    let path = args.out.clone().unwrap_or_else(|| {
+        let names: Vec<&str> = spsa.params.iter().map(|p| p.name.as_str()).collect();
+        PathBuf::from(format!("tune-{}.csv", names.join("-")))
+    });
+    if args.fresh && path.exists() {
+        fs::remove_file(&path).with_context(|| format!("cannot delete {}", path.display()))?;
+    }
+    let settings = settings_line(&args, &spsa);
+    let (mut spsa, start) = resume(&path, spsa, &settings)?;
+    if start >= spsa.iterations {
+        eprintln!(
+            "{}: all {} iterations done",
+            path.display(),
+            spsa.iterations
+        );
+        print_result(&args, &spsa);
+        return Ok(ExitCode::SUCCESS);
+    }
+    let mut file = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&path)
+        .with_context(|| format!("cannot open {} for writing", path.display()))?;
+    if start == 0 {
+        writeln!(file, "{settings}")?;
+        writeln!(file, "{}", header(&spsa))?;
+    } else {
+        eprintln!("resuming from {}: {start} iterations done", path.display());
+    }
+    let bar = super::progress_bar(false, spsa.iterations as u64, start as u64, "iterations");
+    for k in start..spsa.iterations {
+        let perturbation = spsa.perturb(k);
+        let (margin, forfeits) = play_iteration(&args, &spsa, &perturbation);
+        spsa.update(&perturbation, margin);
+        writeln!(file, "{}", row(&spsa, &perturbation, margin, forfeits))?;
+        file.flush()?;
+        bar.set_message(format!("  {}", estimates(&spsa)));
+        bar.inc(1);
+    }
+    bar.finish();
+    print_result(&args, &spsa);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The parameters asked for, at their starting values, with the schedule.
+fn schedule(args: &Args) -> Result<Spsa> {
+    let asked: Vec<String> = if args.params.is_empty() {
+        vec!["peak".into(), "hard".into()]
+    } else {
+        args.params.clone()
+    };
+    let mut params: Vec<SpsaParam> = Vec::new();
+    for text in &asked {
+        let (name, start) = match text.split_once('=') {
+            Some((name, start)) => (name, Some(start)),
+            None => (text.as_str(), None),
+        };
+        let Some(option) = tunable(name) else {
+            let names: Vec<&str> = TUNABLES.iter().map(|t| t.name).collect();
+            bail!(
+                "--param {text:?}: no such option; it tunes {}",
+                names.join(", ")
+            );
+        };
+        let value = match start {
+            None => option.default,
+            Some(start) => match start.parse::<f64>() {
+                Ok(v) if v >= option.min && v <= option.max => v,
+                _ => bail!(
+                    "--param {text:?}: start from a number from {} to {}",
+                    option.min,
+                    option.max
+                ),
+            },
+        };
+        if params.iter().any(|p| p.name == name) {
+            bail!("--param {name} given twice");
+        }
+        params.push(SpsaParam {
+            name: name.to_owned(),
+            value,
+            min: option.min,
+            max: option.max,
+            c_end: option.step,
+            integer: option.integer,
+        });
+    }
+    if args.iterations == 0 || args.pairs == 0 {
+        bail!("--iterations and --pairs must be at least 1");
+    }
+    if !(args.r_end.is_finite() && args.r_end > 0.0) {
+        bail!("--r-end must be a positive number, not {}", args.r_end);
+    }
+    Ok(Spsa {
+        params,
+        iterations: args.iterations,
+        r_end: args.r_end,
+        seed: args.seed,
+    })
+}
+
+/// The first line of the file: every setting that must match for a run to resume.
+fn settings_line(args: &Args, spsa: &Spsa) -> String {
+    let params: Vec<String> = spsa
+        .params
+        .iter()
+        .map(|p| format!("{}={}", p.name, p.value))
+        .collect();
+    let limit = match args.nodes {
+        Some(nodes) => format!("nodes={nodes}"),
+        None => format!("clock={}", args.clock),
+    };
+    format!(
+        "# entropy tune base={} {limit} pairs={} iterations={} r_end={} seed={} start={}",
+        args.base,
+        args.pairs,
+        args.iterations,
+        args.r_end,
+        args.seed,
+        params.join(",")
+    )
+}
+
+fn header(spsa: &Spsa) -> String {
+    let mut columns = vec!["iteration".to_owned(), "margin".into(), "forfeits".into()];
+    for prefix in ["plus_", "minus_", ""] {
+        columns.extend(spsa.params.iter().map(|p| format!("{prefix}{}", p.name)));
+    }
+    columns.join(",")
+}
+
+fn row(spsa: &Spsa, perturbation: &Perturbation, margin: f64, forfeits: usize) -> String {
+    let mut cells = vec![
+        perturbation.k.to_string(),
+        margin.to_string(),
+        forfeits.to_string(),
+    ];
+    cells.extend(perturbation.plus.iter().map(|v| v.to_string()));
+    cells.extend(perturbation.minus.iter().map(|v| v.to_string()));
+    cells.extend(spsa.params.iter().map(|p| p.value.to_string()));
+    cells.join(",")
+}
+
+/// The estimates and the next iteration from a file written by an earlier run with the same
+/// settings (a new run starts at 0).
+fn resume(path: &Path, mut spsa: Spsa, settings: &str) -> Result<(Spsa, u32)> {
+    let Ok(mut text) = fs::read_to_string(path) else {
+        return Ok((spsa, 0));
+    };
+    // A line cut short by an interruption goes: its iteration is played again.
+    if !text.is_empty() && !text.ends_with('\n') {
+        text.truncate(text.rfind('\n').map_or(0, |i| i + 1));
+        fs::write(path, &text).with_context(|| format!("cannot rewrite {}", path.display()))?;
+    }
+    let mut lines = text.lines();
+    match lines.next() {
+        None => return Ok((spsa, 0)),
+        Some(first) if first == settings => {}
+        Some(first) => bail!(
+            "{} was written by another run ({first}); give the same settings, another --out, \
+             or --fresh to start over",
+            path.display()
+        ),
+    }
+    let expected = header(&spsa);
+    if lines.next().is_some_and(|h| h != expected) {
+        bail!("{}: its columns are not {expected}", path.display());
+    }
+    let n = spsa.params.len();
+    let mut next = 0;
+    for (i, line) in lines.enumerate() {
+        let cells: Vec<&str> = line.split(',').collect();
+        let numbers: Option<Vec<f64>> = cells.iter().map(|c| c.parse().ok()).collect();
+        let Some(numbers) = numbers.filter(|v| v.len() == 3 + 3 * n) else {
+            bail!(
+                "{} line {}: not an iteration ({line:?}); delete the line to resume",
+                path.display(),
+                i + 3
+            );
+        };
+        next = numbers[0] as u32 + 1;
+        for (p, value) in spsa.params.iter_mut().zip(&numbers[3 + 2 * n..]) {
+            p.value = *value;
+        }
+    }
+    Ok((spsa, next))
+}
+
+/// A player with these values of the tuned options.
+fn player(args: &Args, spsa: &Spsa, values: &[f64]) -> PlayerSpec {
+    PlayerSpec::Builtin(spec(&args.base, spsa, values, args.nodes))
+}
+
+/// The bot name of the base with these values of the tuned options (and a node limit).
+fn spec(base: &str, spsa: &Spsa, values: &[f64], nodes: Option<u64>) -> String {
+    let mut options: Vec<String> = spsa
+        .params
+        .iter()
+        .zip(values)
+        .map(|(p, v)| format!("{}={}", p.name, v))
+        .collect();
+    if let Some(nodes) = nodes {
+        options.push(format!("nodes={nodes}"));
+    }
+    let separator = if base.contains(':') { "," } else { ":" };
+    format!("{base}{separator}{}", options.join(","))
+}
+
+/// Plays one iteration's deals between the plus (A) and minus (B) players: the plus player's
+/// mean paired margin per deal, and the number of forfeits.
+fn play_iteration(args: &Args, spsa: &Spsa, perturbation: &Perturbation) -> (f64, usize) {
+    let clock_ms = match args.nodes {
+        // Node-limited players must not lose on time.
+        Some(_) => 600_000,
+        None => (args.clock * 1000.0).round().max(1.0) as u64,
+    };
+    let config = MatchConfig {
+        key: MatchKey {
+            players: [
+                player(args, spsa, &perturbation.plus),
+                player(args, spsa, &perturbation.minus),
+            ],
+            seed: derive_seed(spsa.seed, &[perturbation.k as u64, 1]),
+            clock_ms,
+            clock_b_ms: None,
+            size: 7,
+        },
+        deals: args.pairs,
+        jobs: args
+            .jobs
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+            .max(1),
+    };
+    let mut records: Vec<GameRecord> = Vec::new();
+    config.run(&config.tasks(&HashSet::new()), |record| {
+        records.push(record);
+        ControlFlow::Continue(())
+    });
+    (paired_margin(&records, args.pairs), forfeits(&records))
+}
+
+/// A's score as Order less B's, over the deals, per deal.
+fn paired_margin(records: &[GameRecord], deals: u32) -> f64 {
+    let total: f64 = records
+        .iter()
+        .map(|r| {
+            if r.game == 0 {
+                r.score as f64
+            } else {
+                -(r.score as f64)
+            }
+        })
+        .sum();
+    total / deals as f64
+}
+
+fn forfeits(records: &[GameRecord]) -> usize {
+    records.iter().map(|r| r.forfeits.len()).sum()
+}
+
+fn estimates(spsa: &Spsa) -> String {
+    let values: Vec<String> = spsa
+        .params
+        .iter()
+        .map(|p| format!("{}={:.3}", p.name, p.value))
+        .collect();
+    values.join(" ")
+}
+
+fn print_result(args: &Args, spsa: &Spsa) {
+    let values: Vec<f64> = spsa.params.iter().map(|p| p.playable(p.value)).collect();
+    let spec = spec(&args.base, spsa, &values, None);
+    println!(
+        "estimates after {} iterations: {}",
+        spsa.iterations,
+        estimates(spsa)
+    );
+    println!("as a player: {spec}");
+    println!(
+        "before it becomes the default: scripts/sprt.sh '{spec}' {} stc",
+        args.base
+    );
+}
+
+fn print_list() {
+    println!(
+        "{:<6} {:>8} {:>14} {:>6}  what it sets",
+        "name", "default", "range", "step"
+    );
+    for t in TUNABLES {
+        let range = format!("{}..{}", t.min, t.max);
+        println!(
+            "{:<6} {:>8} {:>14} {:>6}  {}{}",
+            t.name,
+            t.default,
+            range,
+            t.step,
+            t.help,
+            if t.integer { " (whole numbers)" } else { "" }
+        );
+    }
+}
