@@ -7,8 +7,8 @@ cd "$(dirname "$0")/.."
 
 cargo test --workspace
 # The whole-board network bot (`wnet`) is behind a feature (tract is a large build): its
-# Rust/Python same-move test.
-cargo test -p entropy-engine --features wnet --test wnet
+# Rust/Python same-move test, and every bot of the build (wnet and pnet among them) playing legally.
+cargo test -p entropy-engine --features wnet --test wnet --test bots
 
 # A dev-profile wheel builds much faster than a release one; the tests do not time anything.
 build=target/test-venv-build

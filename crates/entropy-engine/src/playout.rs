@@ -1,4 +1,5 @@
-//! Random playouts: both sides uniformly random to the end of the game.
+//! Random play: a uniformly random legal move ([`random_move`]), and playouts with both sides
+//! uniformly random to the end of the game.
 //!
 //! [`random_playout`] plays on a bare [`Board`] (no hash, no running score, no phase
 //! bookkeeping) and scores once at the end; [`random_playout_slow`] is its twin through
@@ -8,7 +9,29 @@
 use entropy_core::{Board, Colour, Move, Phase, Position};
 use rand::Rng;
 
-use crate::bots::random_move;
+/// A uniformly random legal move for the player to move (or the chance draw, by bag counts).
+pub fn random_move(position: &Position, rng: &mut impl Rng) -> Move {
+    match position.phase() {
+        Phase::Draw => {
+            let chip = rng.random_range(0..position.bag().total());
+            Move::Draw(
+                position
+                    .bag()
+                    .nth_chip(chip)
+                    .expect("a chip below the total"),
+            )
+        }
+        Phase::Place(colour) => {
+            let index = rng.random_range(0..position.board().vacant_count());
+            let cell = position
+                .nth_vacant(index)
+                .expect("an empty cell below the count");
+            Move::Place { colour, cell }
+        }
+        Phase::Slide => position.order_move(rng.random_range(0..position.order_move_count())),
+        Phase::Over => Move::Pass,
+    }
+}
 
 /// Plays random moves for chance, Chaos and Order until the board is full; returns Order's score.
 /// Each draw is uniform over the chips in the bag, each placement over the empty cells, and each

@@ -206,7 +206,7 @@ fn net_plays_order_over_its_greedy_model_only_against_a_greedy_chaos() {
 #[test]
 fn net_plays_each_role_over_its_own_model() {
     use entropy_engine::bots::best_afterstate;
-    use entropy_engine::eval::NTupleModel;
+    use entropy_engine::learned::NTupleModel;
     let chaos_model = NTupleModel::trained();
     let order_model = NTupleModel::trained_order();
     let weights = concat!(env!("CARGO_MANIFEST_DIR"), "/weights/net7.bin");

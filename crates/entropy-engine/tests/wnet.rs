@@ -6,7 +6,7 @@
 
 use entropy_core::notation::text::parse_position;
 use entropy_engine::bots::WnetBot;
-use entropy_engine::eval::board_net::BoardNet;
+use entropy_engine::learned::networks::BoardNet;
 use entropy_engine::{make_bot, Budget};
 
 const GOLDEN: &str = include_str!("../weights/wnet7-golden.txt");
@@ -51,7 +51,7 @@ fn the_bot_plays_legal_moves_and_reports_a_bad_model() {
 #[test]
 fn the_shipped_placement_policy_places_on_empty_cells_only() {
     use entropy_core::{Move, Phase, Position, Size};
-    use entropy_engine::eval::board_net::PolicyNet;
+    use entropy_engine::learned::networks::PolicyNet;
     let net = PolicyNet::shipped_chaos();
     assert!(!net.plays_order());
     assert!(!PolicyNet::shipped_chaos_greedy().plays_order());
@@ -91,7 +91,7 @@ fn the_shipped_placement_policy_places_on_empty_cells_only() {
 fn pnet_plays_its_greedy_policy_only_against_a_greedy_opponent() {
     use entropy_core::{Phase, Position, Role, Size};
     use entropy_engine::bots::PnetBot;
-    use entropy_engine::eval::board_net::PolicyNet;
+    use entropy_engine::learned::networks::PolicyNet;
     use entropy_engine::Bot;
     // Chaos's moves over a game against this Order: did pnet switch to its greedy policy?
     let switched = |order: &str| {

@@ -1,10 +1,10 @@
 //! The whole-board network's inputs for Python's trainer (`hyle_entropy.board_net`): the same
-//! numbers `entropy_engine::eval::board` feeds the exported model in Rust, so the two agree
+//! numbers `entropy_engine::learned::planes` feeds the exported model in Rust, so the two agree
 //! move for move.
 
 use entropy_core::notation::text::{format_position, parse_position};
 use entropy_core::Position;
-use entropy_engine::eval::board::{board_input_count_with, board_inputs_with as write_inputs};
+use entropy_engine::learned::planes::{board_input_count_with, board_inputs_with as write_inputs};
 use numpy::{PyArray1, PyArray2, PyArrayMethods};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;

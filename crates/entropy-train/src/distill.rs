@@ -9,7 +9,8 @@
 use entropy_core::notation::text::{format_position, parse_position};
 use entropy_core::{Move, Phase, Position, Role, Size};
 use entropy_engine::bots::random_move;
-use entropy_engine::eval::{Evaluator, LinearEval, NTupleEval, NTupleModel, Weights};
+use entropy_engine::eval::{Evaluator, LinearEval, Weights};
+use entropy_engine::learned::{NTupleEval, NTupleModel};
 use entropy_engine::search::{Limits, Searcher};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};

@@ -10,10 +10,10 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 
 use entropy_core::{Colour, Move, Phase, Position, Role, Size};
-use entropy_engine::eval::board::{
+use entropy_engine::eval::Evaluator;
+use entropy_engine::learned::planes::{
     placement_planes, slide_index, slide_planes, PLACEMENT_PLANES, SLIDE_PLANES,
 };
-use entropy_engine::eval::Evaluator;
 use entropy_engine::search::{Limits, Searcher};
 use entropy_engine::{Bot, Budget};
 

@@ -13,7 +13,8 @@
 
 use entropy_core::{Move, Phase, Position, Size};
 use entropy_engine::bots::{best_afterstate, make_bot, random_move, GreedyBot, NetBot, UnknownBot};
-use entropy_engine::eval::{features, NTupleModel, Weights, FEATURES};
+use entropy_engine::eval::{features, Weights, FEATURES};
+use entropy_engine::learned::NTupleModel;
 use entropy_engine::{Bot, Budget};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;

@@ -2,7 +2,8 @@
 //! the data are sound (targets within the game's bounds, every afterstate after a move).
 
 use entropy_core::{Phase, Size};
-use entropy_engine::eval::{LinearEval, NTupleModel, Weights, FEATURES};
+use entropy_engine::eval::{LinearEval, Weights, FEATURES};
+use entropy_engine::learned::NTupleModel;
 use entropy_engine::search::Searcher;
 use entropy_train::distill::{
     decisions, fit, fit_pairs, fit_teacher_data, pair_error, score_fit, teacher_data, teacher_game,

@@ -8,7 +8,8 @@ use std::time::Instant;
 use anyhow::{bail, Context, Result};
 use entropy_core::Size;
 use entropy_engine::eval::LinearEval;
-use entropy_engine::eval::{NTupleEval, NTupleModel, Weights};
+use entropy_engine::eval::Weights;
+use entropy_engine::learned::{NTupleEval, NTupleModel};
 use entropy_engine::search::Searcher;
 use entropy_train::distill::{
     fit_teacher_data, teacher_data, DistillConfig, FitConfig, DISTILL_CURVE_HEADER,

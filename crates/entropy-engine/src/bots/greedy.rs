@@ -4,7 +4,7 @@ use entropy_core::{Cell, Move, Phase, Position};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use super::random_move;
+use crate::playout::random_move;
 use crate::{Bot, Budget};
 
 /// Greedy in both roles, ties broken at random (seeded):

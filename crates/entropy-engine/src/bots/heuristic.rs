@@ -361,7 +361,7 @@ mod tests {
             let mut rng = Xoshiro256PlusPlus::seed_from_u64(2);
             while !pos.is_over() {
                 let mv = match pos.phase() {
-                    Phase::Draw => crate::bots::random_move(&pos, &mut rng),
+                    Phase::Draw => crate::playout::random_move(&pos, &mut rng),
                     _ => bot.choose(&pos, Budget::UNLIMITED),
                 };
                 pos.play(mv).unwrap();

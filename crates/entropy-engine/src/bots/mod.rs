@@ -3,26 +3,26 @@
 mod expecti;
 mod greedy;
 mod heuristic;
-mod net;
 mod pass;
 mod random;
 pub(crate) mod search;
-#[cfg(feature = "wnet")]
-mod wnet;
 
 use std::fmt;
 
+pub use crate::eval::best_afterstate;
+pub use crate::learned::NetBot;
+#[cfg(feature = "wnet")]
+pub use crate::learned::{PnetBot, WnetBot};
+pub use crate::playout::random_move;
 pub use expecti::ExpectiBot;
 pub use greedy::{best_order_reply, GreedyBot};
 pub use heuristic::{gap_creation, order_evaluation, order_plan, spoiler, ChaosPlan, HeuristicBot};
-pub use net::{best_afterstate, NetBot};
 pub use pass::PassBot;
-pub use random::{random_move, RandomBot};
+pub use random::RandomBot;
 pub use search::{tunable, SearchBot, SearchOptions, Tunable, DEFAULT_TABLE_MIB, TUNABLES};
-#[cfg(feature = "wnet")]
-pub use wnet::{PnetBot, WnetBot};
 
-use crate::eval::{BotEval, LinearEval};
+use crate::eval::LinearEval;
+use crate::learned::{self, BotEval};
 use crate::Bot;
 
 /// A built-in bot's name and what it does.
@@ -140,7 +140,7 @@ fn search_options(
     options: &str,
     name: &str,
     eval: &mut LinearEval,
-    net: &mut Option<crate::eval::NTupleEval>,
+    net: &mut Option<crate::learned::NTupleEval>,
 ) -> Result<SearchOptions, UnknownBot> {
     let mut out = SearchOptions::default();
     for option in options.split(',').filter(|o| !o.is_empty()) {
@@ -161,14 +161,15 @@ fn search_options(
         if key == "eval" {
             *net = match value {
                 "linear" => None,
-                "net" => Some(crate::eval::NTupleEval::trained()),
+                "net" => Some(crate::learned::NTupleEval::trained()),
                 _ => return Err(bad()),
             };
             continue;
         }
         if key == "net" {
-            let model = load_model(value).map_err(|e| UnknownBot(format!("{name} ({e})")))?;
-            *net = Some(crate::eval::NTupleEval::new(model));
+            let model =
+                learned::load_model(value).map_err(|e| UnknownBot(format!("{name} ({e})")))?;
+            *net = Some(crate::learned::NTupleEval::new(model));
             continue;
         }
         if key == "peak" || key == "hard" {
@@ -261,124 +262,6 @@ fn expecti_bot(name: &str, options: &str) -> Result<Box<dyn Bot>, UnknownBot> {
     Ok(Box::new(ExpectiBot::new(name, depth)))
 }
 
-/// The learned agent, with the shipped weights or `net:weights=FILE` (a model written by
-/// `entropy train-net`; `order=FILE` a model for Order's decisions, `greedy=FILE` one for
-/// Order's once Chaos reads as greedy).
-fn net_bot(name: &str, options: &str, seed: u64) -> Result<Box<dyn Bot>, UnknownBot> {
-    if options.is_empty() {
-        return Ok(Box::new(NetBot::new(seed)));
-    }
-    let (mut weights, mut order, mut greedy) = (None, None, None);
-    for option in options.split(',') {
-        let (slot, path) = match option.split_once('=') {
-            Some(("weights", path)) => (&mut weights, path),
-            Some(("order", path)) => (&mut order, path),
-            Some(("greedy", path)) => (&mut greedy, path),
-            _ => {
-                return Err(UnknownBot(format!(
-                    "{name} (bad option {option:?}: use weights=FILE, order=FILE and \
-                     greedy=FILE, once each)"
-                )))
-            }
-        };
-        if slot.is_some() {
-            return Err(UnknownBot(format!("{name} ({option:?} given twice)")));
-        }
-        let model = load_model(path).map_err(|e| UnknownBot(format!("{name} ({e})")))?;
-        *slot = Some(std::sync::Arc::new(model));
-    }
-    let weights = weights.unwrap_or_else(crate::eval::NTupleModel::trained);
-    let mut bot = NetBot::with_model(name, weights, seed);
-    if let Some(model) = order {
-        bot = bot.with_order(model);
-    }
-    Ok(Box::new(match greedy {
-        Some(model) => bot.against_greedy(model),
-        None => bot,
-    }))
-}
-
-/// The whole-board network agent, with the shipped network or `wnet:model=FILE` (an ONNX model
-/// written by `python -m hyle_entropy.board_net`).
-#[cfg(feature = "wnet")]
-fn wnet_bot(name: &str, options: &str, seed: u64) -> Result<Box<dyn Bot>, UnknownBot> {
-    use crate::eval::board_net::BoardNet;
-    let net = if options.is_empty() {
-        BoardNet::shipped()
-    } else {
-        let Some(path) = options.strip_prefix("model=") else {
-            return Err(UnknownBot(format!(
-                "{name} (bad option {options:?}: use model=FILE)"
-            )));
-        };
-        let bytes = std::fs::read(path)
-            .map_err(|e| UnknownBot(format!("{name} (cannot read model {path}: {e})")))?;
-        BoardNet::from_onnx(&bytes, 7).map_err(|e| UnknownBot(format!("{name} ({path}: {e})")))?
-    };
-    Ok(Box::new(WnetBot::new(name, net, seed)))
-}
-
-/// The policy network agent: the shipped Chaos policy (and, once Order reads as greedy, the
-/// shipped Chaos policy against greedy), or `pnet:model=FILE[,model=FILE]` (ONNX models written
-/// by `python -m hyle_entropy.placement_net`, one per role; a role without one plays as `net`);
-/// `greedy=FILE` (once per role) a policy played while the opponent reads as greedy.
-#[cfg(feature = "wnet")]
-fn pnet_bot(name: &str, options: &str, seed: u64) -> Result<Box<dyn Bot>, UnknownBot> {
-    use crate::eval::board_net::PolicyNet;
-    let (mut policies, mut against_greedy) = (Vec::new(), Vec::new());
-    for option in options.split(',').filter(|o| !o.is_empty()) {
-        let (list, path, what) = match option.split_once('=') {
-            Some(("model", path)) => (&mut policies, path, "model"),
-            Some(("greedy", path)) => (&mut against_greedy, path, "greedy model"),
-            _ => {
-                return Err(UnknownBot(format!(
-                    "{name} (bad option {option:?}: use model=FILE.onnx and greedy=FILE.onnx, \
-                     once per role)"
-                )))
-            }
-        };
-        let bytes = std::fs::read(path)
-            .map_err(|e| UnknownBot(format!("{name} (cannot read {what} {path}: {e})")))?;
-        let net = PolicyNet::from_onnx(&bytes, 7)
-            .map_err(|e| UnknownBot(format!("{name} ({path}: {e})")))?;
-        if list
-            .iter()
-            .any(|p: &PolicyNet| p.plays_order() == net.plays_order())
-        {
-            return Err(UnknownBot(format!(
-                "{name} ({path} is a second {what} for {}: give one per role)",
-                if net.plays_order() { "Order" } else { "Chaos" }
-            )));
-        }
-        list.push(net);
-    }
-    // The shipped greedy policy was fine-tuned from the shipped one: it goes with it only.
-    if policies.is_empty() {
-        return Ok(Box::new(PnetBot::shipped(name, against_greedy, seed)));
-    }
-    Ok(Box::new(PnetBot::new(name, policies, against_greedy, seed)))
-}
-
-/// Without the `wnet` feature there is no network runtime to run the agent with.
-#[cfg(not(feature = "wnet"))]
-fn pnet_bot(name: &str, _options: &str, _seed: u64) -> Result<Box<dyn Bot>, UnknownBot> {
-    wnet_bot(name, _options, _seed)
-}
-
-/// Without the `wnet` feature there is no network runtime to run the agent with.
-#[cfg(not(feature = "wnet"))]
-fn wnet_bot(name: &str, _options: &str, _seed: u64) -> Result<Box<dyn Bot>, UnknownBot> {
-    Err(UnknownBot(format!(
-        "{name} (this build has no network runtime: build with --features wnet)"
-    )))
-}
-
-/// Reads an n-tuple model written by `entropy train-net`.
-pub fn load_model(path: &str) -> Result<crate::eval::NTupleModel, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read weights {path}: {e}"))?;
-    crate::eval::NTupleModel::from_bytes(&bytes).map_err(|e| format!("weights {path}: {e}"))
-}
-
 /// A bot name that is not built in.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct UnknownBot(pub String);
@@ -425,9 +308,9 @@ pub fn make_bot(name: &str, seed: u64) -> Result<Box<dyn Bot>, UnknownBot> {
             seed,
         ))),
         "expecti" => expecti_bot(name, options),
-        "net" => net_bot(name, options, seed),
-        "wnet" => wnet_bot(name, options, seed),
-        "pnet" => pnet_bot(name, options, seed),
+        "net" => learned::net_bot(name, options, seed).map_err(UnknownBot),
+        "wnet" => learned::wnet_bot(name, options, seed).map_err(UnknownBot),
+        "pnet" => learned::pnet_bot(name, options, seed).map_err(UnknownBot),
         "search" | "search-hand" => {
             let mut eval = if base == "search" {
                 LinearEval::trained()

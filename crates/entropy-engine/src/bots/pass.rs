@@ -4,7 +4,7 @@ use entropy_core::{Move, Phase, Position};
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use super::random_move;
+use crate::playout::random_move;
 use crate::{Bot, Budget};
 
 /// Always passes as Order; places at random as Chaos.

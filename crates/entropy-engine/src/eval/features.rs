@@ -472,7 +472,7 @@ mod tests {
                 let mut pos = Position::new(size);
                 while !pos.is_over() {
                     assert_eq!(threats(&pos), threats_slow(&pos), "{pos:?}");
-                    let mv = crate::bots::random_move(&pos, &mut rng);
+                    let mv = crate::playout::random_move(&pos, &mut rng);
                     pos.play_unchecked(mv);
                 }
             }
@@ -496,7 +496,7 @@ mod tests {
                             assert_eq!(features_on_board(&drawn, &shared), features(&drawn));
                         }
                     }
-                    let mv = crate::bots::random_move(&pos, &mut rng);
+                    let mv = crate::playout::random_move(&pos, &mut rng);
                     pos.play_unchecked(mv);
                 }
             }
@@ -528,7 +528,7 @@ mod tests {
                         );
                         children += 1;
                     }
-                    let mv = crate::bots::random_move(&pos, &mut rng);
+                    let mv = crate::playout::random_move(&pos, &mut rng);
                     pos.play_unchecked(mv);
                 }
             }
@@ -553,7 +553,7 @@ mod tests {
                         });
                         assert_eq!(best as u32, threats_slow(&pos).0, "{pos:?}");
                     }
-                    let mv = crate::bots::random_move(&pos, &mut rng);
+                    let mv = crate::playout::random_move(&pos, &mut rng);
                     pos.play_unchecked(mv);
                 }
             }
@@ -598,7 +598,7 @@ mod tests {
                 while !pos.is_over() {
                     let f = features(&pos);
                     assert_eq!((f[mobility], f[idle]), mobility_slow(&pos), "{pos:?}");
-                    let mv = crate::bots::random_move(&pos, &mut rng);
+                    let mv = crate::playout::random_move(&pos, &mut rng);
                     pos.play_unchecked(mv);
                 }
             }

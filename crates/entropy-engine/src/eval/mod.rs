@@ -2,23 +2,22 @@
 //! with weights per phase of the game, fitted by `entropy train`, and the calibration that
 //! turns the values of searches over it into expected final scores for people to read.
 
-pub mod board;
-#[cfg(feature = "wnet")]
-pub mod board_net;
+mod afterstate;
 pub mod calibration;
 mod features;
 pub mod lines;
-pub mod ntuple;
-mod replies;
+mod lowest_reply;
 mod weights;
 
+pub use afterstate::{best_afterstate, best_valued, decider_is_order};
 pub use calibration::{Calibration, CalibrationSample};
 pub use features::{
     bag_max, changed_lines, features, features_on_board, for_each_touching_slide, threats,
     threats_slow, ChildFeatures, FeatureVector, BAG_MAX, FEATURES, FEATURE_NAMES,
 };
-pub use ntuple::{NTupleEval, NTupleModel};
-pub use replies::{lowest_replies_to_placements, lowest_reply_placement, replies_to_placements};
+pub use lowest_reply::{
+    lowest_replies_to_placements, lowest_reply_placement, replies_to_placements,
+};
 pub use weights::{Bucket, Weights, WeightsError, BUCKETS, TURN_GROUP};
 
 use entropy_core::{Move, Position};
@@ -196,59 +195,6 @@ impl Evaluator for LinearEval {
     }
 }
 
-/// The evaluations a searching bot can use: chosen when the bot is made, one branch per leaf.
-#[derive(Clone, Debug)]
-pub enum BotEval {
-    /// The linear evaluation.
-    Linear(LinearEval),
-    /// The learned n-tuple evaluation.
-    NTuple(NTupleEval),
-}
-
-impl Evaluator for BotEval {
-    #[inline]
-    fn evaluate(&self, position: &Position) -> f64 {
-        match self {
-            BotEval::Linear(eval) => eval.evaluate(position),
-            BotEval::NTuple(eval) if eval.model().side() == position.size().side() => {
-                eval.evaluate(position)
-            }
-            // A model of another board size: its base's linear evaluation is not for this
-            // board either, so the plain trained linear one serves.
-            BotEval::NTuple(_) => LinearEval::trained_ref().evaluate(position),
-        }
-    }
-
-    #[inline]
-    fn evaluate_with(&self, position: &Position, memo: &mut BoardMemo) -> f64 {
-        match self {
-            BotEval::Linear(eval) => eval.evaluate_with(position, memo),
-            _ => self.evaluate(position),
-        }
-    }
-
-    #[inline]
-    fn evaluate_child(
-        &self,
-        parent: &Position,
-        mv: Move,
-        child: &Position,
-        memo: &mut BoardMemo,
-    ) -> f64 {
-        match self {
-            BotEval::Linear(eval) => eval.evaluate_child(parent, mv, child, memo),
-            _ => self.evaluate(child),
-        }
-    }
-
-    fn calibration(&self) -> Option<&Calibration> {
-        match self {
-            BotEval::Linear(eval) => eval.calibration(),
-            BotEval::NTuple(_) => None,
-        }
-    }
-}
-
 /// The current score and nothing more: the plainest evaluation, for tests and references.
 #[derive(Copy, Clone, Debug, Default)]
 pub struct ScoreEval;
@@ -268,7 +214,6 @@ mod tests {
     #[test]
     fn evaluating_through_a_memo_gives_the_evaluation() {
         let eval = LinearEval::trained();
-        let bot_eval = BotEval::Linear(LinearEval::trained());
         let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(12);
         let mut memo = BoardMemo::default();
         for size in [Size::SEVEN, Size::FIVE] {
@@ -291,9 +236,8 @@ mod tests {
                     for p in &next {
                         let expected = eval.evaluate(p);
                         assert_eq!(eval.evaluate_with(p, &mut memo), expected, "{p:?}");
-                        assert_eq!(bot_eval.evaluate_with(p, &mut memo), expected);
                     }
-                    let mv = crate::bots::random_move(&pos, &mut rng);
+                    let mv = crate::playout::random_move(&pos, &mut rng);
                     pos.play_unchecked(mv);
                 }
                 assert_eq!(eval.evaluate_with(&pos, &mut memo), pos.score() as f64);

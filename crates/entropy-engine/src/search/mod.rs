@@ -12,6 +12,7 @@
 pub mod analysis;
 mod cache;
 pub mod model;
+pub(crate) mod observer;
 pub mod ordering;
 pub mod reference;
 pub mod star;

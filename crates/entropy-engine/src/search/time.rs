@@ -76,7 +76,7 @@ mod tests {
         let mut middle = Position::new(Size::SEVEN);
         let mut rng = <rand_xoshiro::Xoshiro256PlusPlus as rand::SeedableRng>::seed_from_u64(1);
         while middle.placed() < 24 {
-            let mv = crate::bots::random_move(&middle, &mut rng);
+            let mv = crate::playout::random_move(&middle, &mut rng);
             middle.play_unchecked(mv);
         }
         let left = Duration::from_secs(15);

@@ -1,12 +1,12 @@
 //! The whole-board network: an ONNX model (exported by `python -m hyle_entropy.board_net`) run by
-//! tract over [`board_inputs`](super::board::board_inputs). Built with the `wnet` feature.
+//! tract over [`board_inputs`](super::planes::board_inputs). Built with the `wnet` feature.
 
 use std::sync::Arc;
 
 use entropy_core::Position;
 use tract_onnx::prelude::*;
 
-use super::board::{board_input_count_with, board_inputs_with};
+use super::planes::{board_input_count_with, board_inputs_with};
 
 type Plan = TypedSimplePlan;
 
@@ -62,7 +62,7 @@ static SHIPPED: &[u8] = include_bytes!("../../weights/wnet7.onnx");
 
 impl BoardNet {
     /// Reads an ONNX model for boards of `side` cells a side (one input `x` of rows of
-    /// [`board_input_count`](super::board::board_input_count) numbers, or of
+    /// [`board_input_count`](super::planes::board_input_count) numbers, or of
     /// [`board_input_count_with`] the threat map; one output of a value per row).
     pub fn from_onnx(bytes: &[u8], side: usize) -> Result<BoardNet, String> {
         let plan = load_plan(bytes)?;
@@ -122,9 +122,9 @@ impl BoardNet {
 }
 
 /// A policy network of `pnet`: one logit per move of one role, from the planes of
-/// [`placement_planes`](super::board::placement_planes) (Chaos: one per cell) or
-/// [`slide_planes`](super::board::slide_planes) (Order: one per start cell, direction and
-/// distance, then the pass; see [`slide_index`](super::board::slide_index)). An ONNX model
+/// [`placement_planes`](super::planes::placement_planes) (Chaos: one per cell) or
+/// [`slide_planes`](super::planes::slide_planes) (Order: one per start cell, direction and
+/// distance, then the pass; see [`slide_index`](super::planes::slide_index)). An ONNX model
 /// exported by `python -m hyle_entropy.placement_net` (input `x` of shape (n, planes, side,
 /// side), output (n, moves)); which role it plays is told by its number of input planes.
 #[derive(Clone)]
@@ -217,7 +217,7 @@ impl PolicyNet {
     /// The logit of every move of the role, for a position where that role is to move (an
     /// error elsewhere).
     pub fn logits(&self, position: &Position) -> Result<Vec<f32>, String> {
-        use super::board::{placement_planes, slide_planes, PLACEMENT_PLANES, SLIDE_PLANES};
+        use super::planes::{placement_planes, slide_planes, PLACEMENT_PLANES, SLIDE_PLANES};
         let cells = self.side * self.side;
         let (planes, outputs) = if self.order {
             (SLIDE_PLANES, 4 * (self.side - 1) * cells + 1)
@@ -253,7 +253,7 @@ impl PolicyNet {
         for &mv in position.legal_moves().iter() {
             let index = match mv {
                 entropy_core::Move::Place { cell, .. } => cell.row() * self.side + cell.column(),
-                _ => super::board::slide_index(self.side, mv)?,
+                _ => super::planes::slide_index(self.side, mv)?,
             };
             let logit = logits[index];
             if best.is_none_or(|(_, b)| logit > b) {

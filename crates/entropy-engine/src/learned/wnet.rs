@@ -5,11 +5,10 @@ use entropy_core::{Move, Phase, Position, Role, Size};
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use super::best_afterstate;
-use super::net::{best_valued, decider_is_order, play_best, NetBot};
-use super::search::Observer;
-use crate::eval::board_net::{BoardNet, PolicyNet};
-use crate::eval::{Evaluator, LinearEval};
+use super::net::{play_best, NetBot};
+use super::networks::{BoardNet, PolicyNet};
+use crate::eval::{best_afterstate, best_valued, decider_is_order, Evaluator, LinearEval};
+use crate::search::observer::Observer;
 use crate::{Bot, Budget};
 
 /// Plays the move whose afterstate the network values best (Order the highest, Chaos the

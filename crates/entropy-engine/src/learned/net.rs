@@ -7,36 +7,11 @@ use entropy_core::{Move, Phase, Position, Role, Size};
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use super::random_move;
-use super::search::Observer;
-use crate::eval::{Evaluator, LinearEval, NTupleModel};
+use super::ntuple::NTupleModel;
+use crate::eval::{best_afterstate, Evaluator, LinearEval};
+use crate::playout::random_move;
+use crate::search::observer::Observer;
 use crate::{Bot, Budget};
-
-/// The move whose afterstate the evaluation values best for the player to move (Order: the
-/// highest value, Chaos: the lowest; the first of equals), with that value; `None` when it is
-/// not a decision (a draw or the end).
-pub fn best_afterstate(
-    position: &Position,
-    value: impl Fn(&Position) -> f64,
-) -> Option<(Move, f64)> {
-    let order = decider_is_order(position)?;
-    let moves = position.legal_moves();
-    let valued = moves.iter().map(|&mv| {
-        let mut after = *position;
-        after.play_unchecked(mv);
-        (mv, value(&after))
-    });
-    best_valued(order, valued)
-}
-
-/// Whether Order decides in `position` (`Some(false)`: Chaos; `None`: not a decision).
-pub(crate) fn decider_is_order(position: &Position) -> Option<bool> {
-    match position.phase() {
-        Phase::Slide => Some(true),
-        Phase::Place(_) => Some(false),
-        _ => None,
-    }
-}
 
 /// The move a one-move-lookahead agent plays: `best` with its value kept as the expected
 /// score, or a random move where `position` is no decision (a draw).
@@ -53,24 +28,6 @@ pub(crate) fn play_best(
         }
         None => random_move(position, rng),
     }
-}
-
-/// The best of valued moves for Order (the highest) or Chaos (the lowest), the first of equals.
-pub(crate) fn best_valued(
-    order: bool,
-    valued: impl Iterator<Item = (Move, f64)>,
-) -> Option<(Move, f64)> {
-    let mut best: Option<(Move, f64)> = None;
-    for (mv, v) in valued {
-        let better = match best {
-            None => true,
-            Some((_, b)) => (order && v > b) || (!order && v < b),
-        };
-        if better {
-            best = Some((mv, v));
-        }
-    }
-    best
 }
 
 /// Plays the move whose afterstate the learned n-tuple evaluation values best. Boards of a size

@@ -1,11 +1,13 @@
-//! The inputs of the whole-board network (`wnet`): every cell's chip, the bag, the phase and
-//! the linear evaluation's features and value. The network itself is trained in Python
-//! (`python/train_board_net.py`) and run by `entropy-nn`; both read their inputs from here, so
-//! the two always see the same numbers.
+//! The inputs of the networks: for the whole-board network (`wnet`) every cell's chip, the bag,
+//! the phase and the linear evaluation's features and value; for the policy network (`pnet`)
+//! the placement and slide planes. The networks are trained in Python
+//! (`python -m hyle_entropy.board_net`, `python -m hyle_entropy.placement_net`, reading these
+//! numbers through the bindings) and run by `networks` (tract, feature `wnet`), so the
+//! two always see the same numbers.
 
 use entropy_core::{Cell, Colour, Phase, Position};
 
-use super::{features, for_each_touching_slide, Evaluator, LinearEval, FEATURES};
+use crate::eval::{features, for_each_touching_slide, Evaluator, LinearEval, FEATURES};
 
 /// Inputs for a board of `side` cells a side: a one-hot colour per cell (all zero where it is
 /// empty), the chips of each colour in the bag, whether a chip is to be drawn next, the chips
@@ -305,7 +307,7 @@ mod tests {
                 if position.phase() != Phase::Draw {
                     out.push(position);
                 }
-                let mv = crate::bots::random_move(&position, &mut rng);
+                let mv = crate::playout::random_move(&position, &mut rng);
                 position.play_unchecked(mv);
             }
         }

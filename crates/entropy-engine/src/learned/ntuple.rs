@@ -10,9 +10,9 @@
 //! phase (after Order's move, a chip still to draw; after Chaos's placement, Order to slide)
 //! and per stage of the game (anchors every 4 chips, interpolated linearly in between).
 //!
-//! The value of a position is the linear evaluation of [`super::LinearEval`] (the base, fitted
+//! The value of a position is the linear evaluation of [`crate::eval::LinearEval`] (the base, fitted
 //! by ridge regression), plus the weights of its 14 line patterns, plus a linear correction over
-//! the standardised features of [`super::features`], with weights per phase and stage too: the
+//! the standardised features of [`crate::eval::features`], with weights per phase and stage too: the
 //! tables learn what the linear model cannot express.
 
 use std::fmt;
@@ -20,9 +20,7 @@ use std::sync::OnceLock;
 
 use entropy_core::{Phase, Position, MAX_SIDE};
 
-use super::features::{features, FEATURES, FEATURE_NAMES};
-use super::weights::{Bucket, Weights, BUCKETS};
-use super::Evaluator;
+use crate::eval::{features, Bucket, Evaluator, Weights, BUCKETS, FEATURES, FEATURE_NAMES};
 
 /// Chips placed between two stage anchors.
 pub const STAGE_STEP: usize = 4;

@@ -1,0 +1,232 @@
+//! The learned models and the agents that play them: everything trained by `entropy train-net`
+//! or in Python, kept apart from the rules, the search and the linear evaluation, which read
+//! without them. A new learned model goes here: its file, its agent, its line in
+//! [`crate::bots::BOTS`] and its case in `make_bot`.
+//!
+//! - [`ntuple`]: the n-tuple evaluation (line patterns over the linear one), `net7*.bin`.
+//! - [`planes`]: the networks' inputs (the whole board as numbers, the policy planes), which the
+//!   Python trainers read through the bindings, so both sides see the same numbers.
+//! - `networks` (feature `wnet`): the ONNX networks run by tract, `wnet7.onnx`, `pnet7-*.onnx`.
+//! - [`NetBot`], and with `wnet` `WnetBot` and `PnetBot`: the agents, one move ahead over a
+//!   model (or one forward pass of a policy), no search.
+//! - [`BotEval`]: a searching bot's leaf evaluation, linear or n-tuple.
+//!
+//! What the shipped models depend on: every one of them reads the linear evaluation's features
+//! ([`crate::eval::FEATURES`], in order) and `net7*.bin` the shipped linear weights as their
+//! base; `wnet7.onnx` and the policies read [`planes`]. Changing the features, their order or
+//! the planes invalidates the shipped models: retrain them (`scripts/train_agents.sh`), and the
+//! tests that compare their moves and values with golden files (`weights/wnet7-golden.txt`) say
+//! so.
+
+mod net;
+#[cfg(feature = "wnet")]
+pub mod networks;
+pub mod ntuple;
+pub mod planes;
+#[cfg(feature = "wnet")]
+mod wnet;
+
+use entropy_core::{Move, Position};
+
+pub use net::NetBot;
+pub use ntuple::{NTupleEval, NTupleModel};
+#[cfg(feature = "wnet")]
+pub use wnet::{PnetBot, WnetBot};
+
+use crate::eval::{BoardMemo, Calibration, Evaluator, LinearEval};
+use crate::Bot;
+
+/// The evaluations a searching bot can use: chosen when the bot is made, one branch per leaf.
+#[derive(Clone, Debug)]
+pub enum BotEval {
+    /// The linear evaluation.
+    Linear(LinearEval),
+    /// The learned n-tuple evaluation.
+    NTuple(NTupleEval),
+}
+
+impl Evaluator for BotEval {
+    #[inline]
+    fn evaluate(&self, position: &Position) -> f64 {
+        match self {
+            BotEval::Linear(eval) => eval.evaluate(position),
+            BotEval::NTuple(eval) if eval.model().side() == position.size().side() => {
+                eval.evaluate(position)
+            }
+            // A model of another board size: its base's linear evaluation is not for this
+            // board either, so the plain trained linear one serves.
+            BotEval::NTuple(_) => LinearEval::trained_ref().evaluate(position),
+        }
+    }
+
+    #[inline]
+    fn evaluate_with(&self, position: &Position, memo: &mut BoardMemo) -> f64 {
+        match self {
+            BotEval::Linear(eval) => eval.evaluate_with(position, memo),
+            _ => self.evaluate(position),
+        }
+    }
+
+    #[inline]
+    fn evaluate_child(
+        &self,
+        parent: &Position,
+        mv: Move,
+        child: &Position,
+        memo: &mut BoardMemo,
+    ) -> f64 {
+        match self {
+            BotEval::Linear(eval) => eval.evaluate_child(parent, mv, child, memo),
+            _ => self.evaluate(child),
+        }
+    }
+
+    fn calibration(&self) -> Option<&Calibration> {
+        match self {
+            BotEval::Linear(eval) => eval.calibration(),
+            BotEval::NTuple(_) => None,
+        }
+    }
+}
+
+/// The learned agent, with the shipped weights or `net:weights=FILE` (a model written by
+/// `entropy train-net`; `order=FILE` a model for Order's decisions, `greedy=FILE` one for
+/// Order's once Chaos reads as greedy).
+pub(crate) fn net_bot(name: &str, options: &str, seed: u64) -> Result<Box<dyn Bot>, String> {
+    if options.is_empty() {
+        return Ok(Box::new(NetBot::new(seed)));
+    }
+    let (mut weights, mut order, mut greedy) = (None, None, None);
+    for option in options.split(',') {
+        let (slot, path) = match option.split_once('=') {
+            Some(("weights", path)) => (&mut weights, path),
+            Some(("order", path)) => (&mut order, path),
+            Some(("greedy", path)) => (&mut greedy, path),
+            _ => {
+                return Err(format!(
+                    "{name} (bad option {option:?}: use weights=FILE, order=FILE and \
+                     greedy=FILE, once each)"
+                ))
+            }
+        };
+        if slot.is_some() {
+            return Err(format!("{name} ({option:?} given twice)"));
+        }
+        let model = load_model(path).map_err(|e| format!("{name} ({e})"))?;
+        *slot = Some(std::sync::Arc::new(model));
+    }
+    let weights = weights.unwrap_or_else(NTupleModel::trained);
+    let mut bot = NetBot::with_model(name, weights, seed);
+    if let Some(model) = order {
+        bot = bot.with_order(model);
+    }
+    Ok(Box::new(match greedy {
+        Some(model) => bot.against_greedy(model),
+        None => bot,
+    }))
+}
+
+/// The whole-board network agent, with the shipped network or `wnet:model=FILE` (an ONNX model
+/// written by `python -m hyle_entropy.board_net`).
+#[cfg(feature = "wnet")]
+pub(crate) fn wnet_bot(name: &str, options: &str, seed: u64) -> Result<Box<dyn Bot>, String> {
+    use crate::learned::networks::BoardNet;
+    let net = if options.is_empty() {
+        BoardNet::shipped()
+    } else {
+        let Some(path) = options.strip_prefix("model=") else {
+            return Err(format!("{name} (bad option {options:?}: use model=FILE)"));
+        };
+        let bytes =
+            std::fs::read(path).map_err(|e| format!("{name} (cannot read model {path}: {e})"))?;
+        BoardNet::from_onnx(&bytes, 7).map_err(|e| format!("{name} ({path}: {e})"))?
+    };
+    Ok(Box::new(WnetBot::new(name, net, seed)))
+}
+
+/// The policy network agent: the shipped Chaos policy (and, once Order reads as greedy, the
+/// shipped Chaos policy against greedy), or `pnet:model=FILE[,model=FILE]` (ONNX models written
+/// by `python -m hyle_entropy.placement_net`, one per role; a role without one plays as `net`);
+/// `greedy=FILE` (once per role) a policy played while the opponent reads as greedy.
+#[cfg(feature = "wnet")]
+pub(crate) fn pnet_bot(name: &str, options: &str, seed: u64) -> Result<Box<dyn Bot>, String> {
+    use crate::learned::networks::PolicyNet;
+    let (mut policies, mut against_greedy) = (Vec::new(), Vec::new());
+    for option in options.split(',').filter(|o| !o.is_empty()) {
+        let (list, path, what) = match option.split_once('=') {
+            Some(("model", path)) => (&mut policies, path, "model"),
+            Some(("greedy", path)) => (&mut against_greedy, path, "greedy model"),
+            _ => {
+                return Err(format!(
+                    "{name} (bad option {option:?}: use model=FILE.onnx and greedy=FILE.onnx, \
+                     once per role)"
+                ))
+            }
+        };
+        let bytes =
+            std::fs::read(path).map_err(|e| format!("{name} (cannot read {what} {path}: {e})"))?;
+        let net = PolicyNet::from_onnx(&bytes, 7).map_err(|e| format!("{name} ({path}: {e})"))?;
+        if list
+            .iter()
+            .any(|p: &PolicyNet| p.plays_order() == net.plays_order())
+        {
+            return Err(format!(
+                "{name} ({path} is a second {what} for {}: give one per role)",
+                if net.plays_order() { "Order" } else { "Chaos" }
+            ));
+        }
+        list.push(net);
+    }
+    // The shipped greedy policy was fine-tuned from the shipped one: it goes with it only.
+    if policies.is_empty() {
+        return Ok(Box::new(PnetBot::shipped(name, against_greedy, seed)));
+    }
+    Ok(Box::new(PnetBot::new(name, policies, against_greedy, seed)))
+}
+
+/// Without the `wnet` feature there is no network runtime to run the agent with.
+#[cfg(not(feature = "wnet"))]
+pub(crate) fn pnet_bot(name: &str, _options: &str, _seed: u64) -> Result<Box<dyn Bot>, String> {
+    wnet_bot(name, _options, _seed)
+}
+
+/// Without the `wnet` feature there is no network runtime to run the agent with.
+#[cfg(not(feature = "wnet"))]
+pub(crate) fn wnet_bot(name: &str, _options: &str, _seed: u64) -> Result<Box<dyn Bot>, String> {
+    Err(format!(
+        "{name} (this build has no network runtime: build with --features wnet)"
+    ))
+}
+
+/// Reads an n-tuple model written by `entropy train-net`.
+pub fn load_model(path: &str) -> Result<NTupleModel, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read weights {path}: {e}"))?;
+    NTupleModel::from_bytes(&bytes).map_err(|e| format!("weights {path}: {e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+
+    /// A searching bot's linear leaf gives the linear evaluation's values, through the memo
+    /// too; an n-tuple leaf gives its model's.
+    #[test]
+    fn a_bot_eval_gives_its_evaluations_values() {
+        let linear = LinearEval::trained();
+        let leaf = BotEval::Linear(LinearEval::trained());
+        let net = BotEval::NTuple(NTupleEval::trained());
+        let model = NTupleEval::trained();
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(5);
+        let mut memo = BoardMemo::default();
+        let mut position = Position::new(entropy_core::Size::SEVEN);
+        while !position.is_over() {
+            let expected = linear.evaluate(&position);
+            assert_eq!(leaf.evaluate(&position), expected);
+            assert_eq!(leaf.evaluate_with(&position, &mut memo), expected);
+            assert_eq!(net.evaluate(&position), model.evaluate(&position));
+            let mv = crate::playout::random_move(&position, &mut rng);
+            position.play_unchecked(mv);
+        }
+    }
+}
