@@ -1,9 +1,16 @@
-"""Entropy (Hyle 7) as a fast vectorised reinforcement-learning environment.
+"""Entropy (Hyle 7) as a fast vectorised reinforcement-learning environment, and the Python
+half of the engine's learned agents and cluster runs.
 
-The games run in Rust (``hyle_entropy._native``); this package wraps them for numpy users
-(:class:`EntropyVecEnv`), PufferLib (:mod:`hyle_entropy.puffer`), Gymnasium
-(:mod:`hyle_entropy.gym`) and PettingZoo (:mod:`hyle_entropy.aec`). Those libraries are
-optional: import the adapter you need.
+The games run in Rust (``hyle_entropy._native``); the modules:
+
+- :mod:`hyle_entropy.vector`: :class:`EntropyVecEnv`, many games stepped together in numpy arrays.
+- :mod:`hyle_entropy.pufferlib_env`, :mod:`hyle_entropy.gymnasium_env`,
+  :mod:`hyle_entropy.pettingzoo_env`: the PufferLib, Gymnasium and PettingZoo adapters (those
+  libraries are optional: import the adapter you need).
+- :mod:`hyle_entropy.board_net`, :mod:`hyle_entropy.placement_net`: training the `wnet` and
+  `pnet` networks the engine runs (numpy; torch for `pnet`).
+- :mod:`hyle_entropy.cluster`, :mod:`hyle_entropy.cluster_train`, over
+  :mod:`hyle_entropy.ray_tasks`: matches and training with their games as Ray tasks.
 
 Actions (Entropy(7): 638): ``0..49`` place the drawn chip on cell ``row * 7 + column``;
 ``49 + cell * 12 + target`` slide the chip on ``cell`` to the ``target``-th other cell of its row

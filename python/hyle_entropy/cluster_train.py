@@ -42,7 +42,7 @@ from hyle_entropy._native import (
     train_start,
     weights_text,
 )
-from hyle_entropy.cluster import add_ray_arguments, init_ray, reporting_errors, stream
+from hyle_entropy.ray_tasks import add_ray_arguments, init_ray, reporting_errors, stream
 
 
 Weights = List[List[float]]

@@ -15,6 +15,14 @@ from hyle_entropy import play_game  # noqa: E402
 from hyle_entropy.cluster import MatchSpec, run_match  # noqa: E402
 
 
+def _busy(node) -> bool:
+    """Whether the node's one CPU is taken (it is running a game)."""
+    from ray._private.state import available_resources_per_node
+
+    free = available_resources_per_node().get(node.node_id, {})
+    return free.get("CPU", 0.0) < 1.0
+
+
 def test_a_worker_node_lost_in_the_middle_loses_no_game(tmp_path):
     if ray.is_initialized():
         ray.shutdown()
@@ -24,16 +32,21 @@ def test_a_worker_node_lost_in_the_middle_loses_no_game(tmp_path):
     cluster.wait_for_nodes()
     ray.init(address=cluster.address, log_to_driver=False)
     try:
+        assert not _busy(doomed), "an idle node reads as idle"
         spec = MatchSpec("search:nodes=4000", "greedy", seed=5, clock=30, size=7)
         out = tmp_path / "faults.jsonl"
         result = {}
         runner = threading.Thread(
             target=lambda: result.update(records=run_match(spec, 6, out, quiet=True)))
         runner.start()
+        # Remove the node once two games are recorded and it is playing one (its only CPU
+        # taken), so that a game under way is lost with it and must be played again.
         deadline = time.time() + 120
-        while time.time() < deadline and (not out.exists() or
-                                           len(out.read_text().splitlines()) < 2):
-            time.sleep(0.05)
+        while time.time() < deadline and not (
+                out.exists() and len(out.read_text().splitlines()) >= 2
+                and _busy(doomed)):
+            time.sleep(0.02)
+        assert _busy(doomed), "the node holds a running game when it goes"
         recorded_before = len(out.read_text().splitlines())
         cluster.remove_node(doomed)
         runner.join(timeout=300)

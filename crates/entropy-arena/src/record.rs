@@ -29,6 +29,53 @@ pub struct MatchKey {
 }
 
 impl MatchKey {
+    /// The settings of a match as a person gives them, checked: each player as a label (how the
+    /// caller names it in errors, `A` or `a`) and a spec (a built-in bot with options, or a
+    /// CodeCup program, which plays 7x7 only), each player's clock as the option's name and
+    /// seconds (positive, kept to the millisecond), and the board side (7 or 5). B's clock is
+    /// recorded only where it differs from A's. `entropy match` and the Python bindings both
+    /// build their matches here, so they accept and refuse the same settings.
+    pub fn checked(
+        players: [(&str, &str); 2],
+        seed: u64,
+        clocks: [(&str, f64); 2],
+        size: usize,
+    ) -> Result<MatchKey, String> {
+        if entropy_core::Size::new(size).is_none() {
+            return Err(format!(
+                "board size {size} is not supported: use 7 (the game) or 5 (Entropy(5))"
+            ));
+        }
+        let specs = players.map(|(_, spec)| PlayerSpec::parse(spec));
+        for ((label, _), spec) in players.iter().zip(&specs) {
+            spec.validate()
+                .map_err(|e| format!("player {label}: {e}"))?;
+            if matches!(spec, PlayerSpec::Command(_)) && size != 7 {
+                return Err(format!(
+                    "player {label} is a program, and the CodeCup protocol is played on 7x7 only"
+                ));
+            }
+        }
+        let millis = |(name, seconds): (&str, f64)| {
+            if seconds.is_finite() && seconds > 0.0 {
+                Ok((seconds * 1000.0).round().max(1.0) as u64)
+            } else {
+                Err(format!(
+                    "{name} must be a positive number of seconds, not {seconds}"
+                ))
+            }
+        };
+        let clock_ms = millis(clocks[0])?;
+        let clock_b = millis(clocks[1])?;
+        Ok(MatchKey {
+            players: specs,
+            seed,
+            clock_ms,
+            clock_b_ms: (clock_b != clock_ms).then_some(clock_b),
+            size: size as u8,
+        })
+    }
+
     /// Each player's clock per game: index 0 A's, 1 B's.
     pub fn clocks(&self) -> [Duration; 2] {
         let a = self.clock_ms;

@@ -388,38 +388,13 @@ fn match_key(
     clock_b: Option<f64>,
     size: u8,
 ) -> PyResult<entropy_arena::record::MatchKey> {
-    use entropy_arena::player::PlayerSpec;
-    if entropy_core::Size::new(size as usize).is_none() {
-        return Err(PyValueError::new_err(format!(
-            "board size {size} is not supported: use 7 (the game) or 5 (Entropy(5))"
-        )));
-    }
-    let millis = |seconds: f64, name: &str| {
-        if seconds.is_finite() && seconds > 0.0 {
-            Ok((seconds * 1000.0).round() as u64)
-        } else {
-            Err(PyValueError::new_err(format!(
-                "{name} must be a positive number of seconds, not {seconds}"
-            )))
-        }
-    };
-    let players = [PlayerSpec::parse(a), PlayerSpec::parse(b)];
-    for (spec, name) in players.iter().zip(["a", "b"]) {
-        spec.validate()
-            .map_err(|e| PyValueError::new_err(format!("player {name}: {e}")))?;
-    }
-    let clock_ms = millis(clock, "clock")?;
-    Ok(entropy_arena::record::MatchKey {
-        players,
+    entropy_arena::record::MatchKey::checked(
+        [("a", a), ("b", b)],
         seed,
-        clock_ms,
-        // Recorded only when it differs, as `entropy match` records it.
-        clock_b_ms: match clock_b.map(|c| millis(c, "clock_b")).transpose()? {
-            Some(b) if b != clock_ms => Some(b),
-            _ => None,
-        },
-        size,
-    })
+        [("clock", clock), ("clock_b", clock_b.unwrap_or(clock))],
+        size as usize,
+    )
+    .map_err(PyValueError::new_err)
 }
 
 /// The `match` object that `entropy match` writes in every record of a match with these

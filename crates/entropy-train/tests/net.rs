@@ -28,6 +28,7 @@ fn td_batches_do_not_depend_on_the_threads() {
     };
     let a = play_batch(&model, &one, 0, 4);
     let b = play_batch(&model, &two, 0, 4);
+    assert_eq!((a.len(), b.len()), (4, 4));
     for (x, y) in a.iter().zip(&b) {
         assert_eq!(x.score, y.score);
         assert_eq!(x.transitions.len(), y.transitions.len());
@@ -191,6 +192,12 @@ fn searching_a_decision_to_one_depth_keeps_the_first_decision_and_valid_targets(
     let same = teacher_game(&mut teacher(), &config(true), 0);
     // The first decision's afterstates are chosen before any of their searches; later ones
     // follow root searches whose table those searches filled, so the games part there.
+    assert!(
+        free.len() >= 4 && same.len() >= 4,
+        "{} and {}",
+        free.len(),
+        same.len()
+    );
     for (a, b) in free.iter().zip(&same).take(4) {
         assert_eq!(a.after, b.after);
     }
@@ -238,8 +245,10 @@ fn order_against_chaos(
         play_batch(model, &config(1), 0, games),
         play_batch(model, &config(2), 0, games),
     );
+    assert_eq!(a.len(), b.len());
     for (x, y) in a.iter().zip(&b) {
         assert_eq!(x.score, y.score);
+        assert_eq!(x.transitions.len(), y.transitions.len());
         let mut pairs = x.transitions.iter().zip(&y.transitions);
         assert!(pairs.all(|(s, t)| s.after == t.after && s.target == t.target));
     }

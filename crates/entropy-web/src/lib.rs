@@ -2,8 +2,10 @@
 //!
 //! - The bot specification's API: `POST /api/order-next-turn`, `POST /api/chaos-next-turn`.
 //! - A stateless game API for the web page (and anyone): `POST /api/position`, `/api/play`,
-//!   `/api/draw`, `/api/bot`. A game is its position text, kept by the client, so concurrent
-//!   games are independent and the server holds no sessions.
+//!   `/api/draw`, `/api/bot`, `/api/analyse` (the best moves and the expected final score, as
+//!   the Hint and the evaluation graph show it), and `GET /api/bots` (the built-in bots). A game
+//!   is its position text, kept by the client, so concurrent games are independent and the
+//!   server holds no sessions.
 //! - `GET /api/openapi.json`: the OpenAPI 3 document of all of it.
 //! - `GET /`: the web page (static files embedded in the binary).
 //!

@@ -1,16 +1,39 @@
-//! `entropy bots`: the built-in bots.
+//! `entropy bots`: the built-in bots, and the searching bots' options.
 
 use std::process::ExitCode;
 
 use anyhow::Result;
 
-/// List the built-in bots and how each plays.
+/// List the built-in bots and how each plays; with `--options`, every option the searching bots
+/// take after their name (`search:nodes=20000,tt=32`).
 #[derive(clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// List the searching bots' options, by group, instead of the bots.
+    #[arg(long)]
+    options: bool,
+}
 
-pub fn run(_: Args) -> Result<ExitCode> {
+pub fn run(args: Args) -> Result<ExitCode> {
+    if args.options {
+        println!("search and search-hand take options after a colon, comma-separated:");
+        let mut group = "";
+        for option in entropy_engine::bots::SEARCH_OPTIONS {
+            if option.group != group {
+                group = option.group;
+                let note = match group {
+                    "time" | "shape" => " (experiments on the test ladder, docs/testing.md)",
+                    _ => "",
+                };
+                println!("\n{group}{note}:");
+            }
+            let key = format!("{}={}", option.key, option.value);
+            println!("  {key:<18} {}", option.help);
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
     for bot in entropy_engine::BOTS {
         println!("{:<8} {}", bot.name, bot.description);
     }
+    println!("\n`entropy bots --options` lists the searching bots' options.");
     Ok(ExitCode::SUCCESS)
 }

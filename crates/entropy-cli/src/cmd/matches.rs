@@ -96,29 +96,20 @@ pub fn run(args: Args) -> Result<ExitCode> {
         .transpose()
         .map_err(anyhow::Error::msg)
         .context("--sprt")?;
-    let clock = clock_ms("--clock", args.clock)?;
+    // A's clock is --clock-a where given, B's --clock-b, each --clock otherwise.
     let clock_a = args
         .clock_a
-        .map_or(Ok(clock), |s| clock_ms("--clock-a", s))?;
+        .map_or(("--clock", args.clock), |s| ("--clock-a", s));
     let clock_b = args
         .clock_b
-        .map_or(Ok(clock), |s| clock_ms("--clock-b", s))?;
-    let players = [PlayerSpec::parse(&args.a), PlayerSpec::parse(&args.b)];
-    for (label, spec) in ["A", "B"].iter().zip(&players) {
-        spec.validate()
-            .map_err(anyhow::Error::msg)
-            .with_context(|| format!("player {label}"))?;
-        if matches!(spec, PlayerSpec::Command(_)) && args.size != 7 {
-            bail!("player {label} is a program, and the CodeCup protocol is played on 7x7 only");
-        }
-    }
-    let key = MatchKey {
-        players,
-        seed: args.seed,
-        clock_ms: clock_a,
-        clock_b_ms: (clock_b != clock_a).then_some(clock_b),
-        size: size.side() as u8,
-    };
+        .map_or(("--clock", args.clock), |s| ("--clock-b", s));
+    let key = MatchKey::checked(
+        [("A", &args.a), ("B", &args.b)],
+        args.seed,
+        [clock_a, clock_b],
+        size.side(),
+    )
+    .map_err(anyhow::Error::msg)?;
     let jobs = args
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
@@ -139,14 +130,6 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let (records, sprt) = play_match(&config, &path, sprt, args.quiet)?;
     print_summary(&config, &summarize(&records), sprt.as_ref(), &path);
     Ok(ExitCode::SUCCESS)
-}
-
-/// A clock in whole milliseconds, or what is wrong with the number of seconds given to `flag`.
-fn clock_ms(flag: &str, seconds: f64) -> Result<u64> {
-    if !(seconds.is_finite() && seconds > 0.0) {
-        bail!("{flag} must be a positive number of seconds, not {seconds}");
-    }
-    Ok((seconds * 1000.0).round().max(1.0) as u64)
 }
 
 /// Plays the games of a match missing from its records file, appending each as it ends, and

@@ -3,6 +3,7 @@
 mod expecti;
 mod greedy;
 mod heuristic;
+mod options;
 mod pass;
 mod random;
 pub(crate) mod search;
@@ -17,6 +18,7 @@ pub use crate::playout::random_move;
 pub use expecti::ExpectiBot;
 pub use greedy::{best_order_reply, GreedyBot};
 pub use heuristic::{gap_creation, order_evaluation, order_plan, spoiler, ChaosPlan, HeuristicBot};
+pub use options::{SearchOption, SEARCH_OPTIONS};
 pub use pass::PassBot;
 pub use random::RandomBot;
 pub use search::{tunable, SearchBot, SearchOptions, Tunable, DEFAULT_TABLE_MIB, TUNABLES};
@@ -24,6 +26,7 @@ pub use search::{tunable, SearchBot, SearchOptions, Tunable, DEFAULT_TABLE_MIB, 
 use crate::eval::LinearEval;
 use crate::learned::{self, BotEval};
 use crate::Bot;
+use options::SearchSetup;
 
 /// A built-in bot's name and what it does.
 #[derive(Copy, Clone, Debug)]
@@ -122,124 +125,6 @@ pub const BOTS: &[BotInfo] = bot_list!(WNET, PNET);
 #[cfg(not(feature = "wnet"))]
 pub const BOTS: &[BotInfo] = bot_list!();
 
-/// Options a bot name may carry after a colon, comma-separated: `search:nodes=20000`,
-/// `search:depth=3`, `search:time=500` (milliseconds per move), `search:tt=32` (MiB),
-/// `search:weights=FILE` (evaluation weights from a file written by `entropy train`),
-/// `search:eval=net` (the learned n-tuple evaluation at the leaves), `search:net=FILE` (a model
-/// written by `entropy train-net`), `search:model=0` (never assume the opponent greedy or weak),
-/// `search:weak=T` (count the opponent weak above T tenths of a point of mean regret per move;
-/// 20 by default, 0 never); with the clock, `search:growth=G` (start an iteration only if the
-/// time left is G times the previous one's), `search:hard=P` (a move may run to P percent of
-/// its allotted time; 100 by default) and `search:unfinished=1` (keep a stopped iteration's
-/// best finished root move); the search's shape ([`crate::search::Shape`], all off by default):
-/// `search:ord=D` (order the moves of nodes D or more moves deep by their children's
-/// evaluations), `search:lmr=N` and `search:lmrc=N` (late move reductions after the first N
-/// moves of Order's and Chaos's nodes), `search:lmrr=R` (reduce by R moves; 3) and
-/// `search:lmrd=D` (only at nodes more than D moves deep).
-fn search_options(
-    options: &str,
-    name: &str,
-    eval: &mut LinearEval,
-    net: &mut Option<crate::learned::NTupleEval>,
-) -> Result<SearchOptions, UnknownBot> {
-    let mut out = SearchOptions::default();
-    for option in options.split(',').filter(|o| !o.is_empty()) {
-        let bad = || {
-            UnknownBot(format!(
-                "{name} (bad option {option:?}: use nodes=N, depth=N, time=MS, tt=MIB, model=0|1, weak=TENTHS, growth=N, hard=PERCENT, unfinished=0|1, peak=X, ord=D, lmr=N, lmrc=N, lmrr=R, lmrd=D, weights=FILE, eval=linear|net or net=FILE)"
-            ))
-        };
-        let (key, value) = option.split_once('=').ok_or_else(bad)?;
-        if key == "weights" {
-            let text = std::fs::read_to_string(value)
-                .map_err(|e| UnknownBot(format!("{name} (cannot read weights {value}: {e})")))?;
-            let weights = crate::eval::Weights::parse(&text)
-                .map_err(|e| UnknownBot(format!("{name} (weights {value}: {e})")))?;
-            *eval = LinearEval::new(weights);
-            continue;
-        }
-        if key == "eval" {
-            *net = match value {
-                "linear" => None,
-                "net" => Some(crate::learned::NTupleEval::trained()),
-                _ => return Err(bad()),
-            };
-            continue;
-        }
-        if key == "net" {
-            let model =
-                learned::load_model(value).map_err(|e| UnknownBot(format!("{name} ({e})")))?;
-            *net = Some(crate::learned::NTupleEval::new(model));
-            continue;
-        }
-        if key == "peak" || key == "hard" {
-            // Real numbers (SPSA tunes them in small steps).
-            let value: f64 = value.parse().map_err(|_| bad())?;
-            if !value.is_finite() {
-                return Err(bad());
-            }
-            if key == "peak" {
-                // The time profile's sharpness: turn x of the game weighs
-                // 0.5 / peak + sin(pi x)^peak.
-                out.peak = value.clamp(0.25, 16.0);
-            } else {
-                // Percent of a move's allotted time an iteration under way may run to.
-                out.hard_share = value.max(1.0) / 100.0;
-            }
-            continue;
-        }
-        let value: u64 = value.parse().map_err(|_| bad())?;
-        if key == "growth" {
-            // Start an iteration only if the time left is this many times the previous one's.
-            out.growth = (value > 0).then_some(value.min(1000) as u32);
-            continue;
-        }
-        if key == "unfinished" {
-            out.unfinished = value != 0;
-            continue;
-        }
-        // The search's shape: ord=EVAL_ORDER, lmr=ORDER_FULL, lmrc=CHAOS_FULL, lmrr=AMOUNT,
-        // lmrd=MIN_DEPTH.
-        let shape_field = match key {
-            "ord" => Some(&mut out.shape.eval_order),
-            "lmr" => Some(&mut out.shape.order_full),
-            "lmrc" => Some(&mut out.shape.chaos_full),
-            "lmrr" => Some(&mut out.shape.amount),
-            "lmrd" => Some(&mut out.shape.min_depth),
-            _ => None,
-        };
-        if let Some(field) = shape_field {
-            *field = value.min(1000) as u32;
-            continue;
-        }
-        if key == "model" {
-            out.model_opponent = value != 0;
-            continue;
-        }
-        if key == "weak" {
-            // Tenths of a point of mean regret per move; 0 never assumes the opponent weak.
-            out.weak_regret = (value > 0).then_some(value as f64 / 10.0);
-            continue;
-        }
-        let limits = out
-            .limits
-            .get_or_insert_with(crate::search::Limits::default);
-        match key {
-            "nodes" => limits.nodes = Some(value),
-            "depth" => limits.depth = Some(value as u32),
-            "time" => limits.time = Some(std::time::Duration::from_millis(value)),
-            "tt" => {
-                out.table_mib = value.clamp(1, 4096) as usize;
-                if *limits == crate::search::Limits::default() {
-                    out.limits = None;
-                }
-            }
-            _ => return Err(bad()),
-        }
-    }
-    Ok(out)
-}
-
 /// The course assignment's expectiminimax, `expecti:depth=N` decisions deep.
 fn expecti_bot(name: &str, options: &str) -> Result<Box<dyn Bot>, UnknownBot> {
     let depth = match options.split_once('=') {
@@ -281,7 +166,7 @@ impl fmt::Display for UnknownBot {
 impl std::error::Error for UnknownBot {}
 
 /// Makes a built-in bot by name, seeded for reproducible play. Search bots take options after
-/// a colon (see `search_options`): `search:nodes=20000` searches 20000 positions per move.
+/// a colon ([`SEARCH_OPTIONS`]): `search:nodes=20000` searches 20000 positions per move.
 pub fn make_bot(name: &str, seed: u64) -> Result<Box<dyn Bot>, UnknownBot> {
     let (base, options) = name.split_once(':').unwrap_or((name, ""));
     if !options.is_empty()
@@ -312,16 +197,23 @@ pub fn make_bot(name: &str, seed: u64) -> Result<Box<dyn Bot>, UnknownBot> {
         "wnet" => learned::wnet_bot(name, options, seed).map_err(UnknownBot),
         "pnet" => learned::pnet_bot(name, options, seed).map_err(UnknownBot),
         "search" | "search-hand" => {
-            let mut eval = if base == "search" {
+            let eval = if base == "search" {
                 LinearEval::trained()
             } else {
                 LinearEval::hand()
             };
-            let mut net = None;
-            let options = search_options(options, name, &mut eval, &mut net)?;
-            Ok(Box::new(match net {
-                Some(net) => SearchBot::with_eval(name, BotEval::NTuple(net), eval, options),
-                None => SearchBot::new(name, eval, options),
+            let setup = SearchSetup {
+                options: SearchOptions::default(),
+                eval,
+                net: None,
+            };
+            let setup =
+                options::apply(options, setup).map_err(|e| UnknownBot(format!("{name} ({e})")))?;
+            Ok(Box::new(match setup.net {
+                Some(net) => {
+                    SearchBot::with_eval(name, BotEval::NTuple(net), setup.eval, setup.options)
+                }
+                None => SearchBot::new(name, setup.eval, setup.options),
             }))
         }
         _ => Err(UnknownBot(name.to_owned())),

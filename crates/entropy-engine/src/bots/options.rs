@@ -1,0 +1,349 @@
+//! The searching bots' options in one table that lists, documents and parses every one: what
+//! `search:KEY=VALUE,...` accepts, what `entropy bots --options` prints and what an error names.
+//! The numeric ones SPSA may tune are also in [`super::search::TUNABLES`].
+
+use std::time::Duration;
+
+use super::SearchOptions;
+use crate::eval::{LinearEval, Weights};
+use crate::learned::{self, NTupleEval};
+use crate::search::Limits;
+
+/// What a searching bot is made of, as its options set it.
+pub(crate) struct SearchSetup {
+    /// Limits, table, opponent model, time management and shape.
+    pub options: SearchOptions,
+    /// The linear evaluation (the leaves', unless `net` is set; the opponent judge's always).
+    pub eval: LinearEval,
+    /// The n-tuple evaluation at the leaves, if chosen.
+    pub net: Option<NTupleEval>,
+}
+
+/// One option of the searching bots.
+pub struct SearchOption {
+    /// The key before `=`.
+    pub key: &'static str,
+    /// What the value is (`N`, `MS`, `FILE`, `0|1`).
+    pub value: &'static str,
+    /// What it is for: `limits`, `evaluation`, `opponent`, or an experiment on the test
+    /// ladder (`time`, `shape`), which becomes the default or leaves the code.
+    pub group: &'static str,
+    /// What it does.
+    pub help: &'static str,
+    set: fn(&mut SearchSetup, &str) -> Result<(), String>,
+}
+
+/// Every option of the searching bots (`search`, `search-hand`), by group.
+pub const SEARCH_OPTIONS: &[SearchOption] = &[
+    SearchOption {
+        key: "nodes",
+        value: "N",
+        group: "limits",
+        help: "search N positions per move (reproducible) instead of playing to the clock",
+        set: |s, v| {
+            s.limits().nodes = Some(whole(v)?);
+            Ok(())
+        },
+    },
+    SearchOption {
+        key: "depth",
+        value: "N",
+        group: "limits",
+        help: "search N moves deep (draws count) instead of playing to the clock",
+        set: |s, v| {
+            s.limits().depth = Some(whole(v)?.min(1000) as u32);
+            Ok(())
+        },
+    },
+    SearchOption {
+        key: "time",
+        value: "MS",
+        group: "limits",
+        help: "search MS milliseconds per move instead of sharing the game's clock",
+        set: |s, v| {
+            s.limits().time = Some(Duration::from_millis(whole(v)?));
+            Ok(())
+        },
+    },
+    SearchOption {
+        key: "tt",
+        value: "MIB",
+        group: "limits",
+        help: "the transposition table's size in MiB (16)",
+        set: |s, v| {
+            s.options.table_mib = whole(v)?.clamp(1, 4096) as usize;
+            Ok(())
+        },
+    },
+    SearchOption {
+        key: "weights",
+        value: "FILE",
+        group: "evaluation",
+        help: "linear evaluation weights written by `entropy train`",
+        set: |s, v| {
+            let text =
+                std::fs::read_to_string(v).map_err(|e| format!("cannot read weights {v}: {e}"))?;
+            let weights = Weights::parse(&text).map_err(|e| format!("weights {v}: {e}"))?;
+            s.eval = LinearEval::new(weights);
+            Ok(())
+        },
+    },
+    SearchOption {
+        key: "eval",
+        value: "linear|net",
+        group: "evaluation",
+        help: "the leaves' evaluation: the linear one (default) or the shipped n-tuple model",
+        set: |s, v| {
+            s.net = match v {
+                "linear" => None,
+                "net" => Some(NTupleEval::trained()),
+                _ => return Err(format!("eval={v}: use linear or net")),
+            };
+            Ok(())
+        },
+    },
+    SearchOption {
+        key: "net",
+        value: "FILE",
+        group: "evaluation",
+        help: "an n-tuple model written by `entropy train-net` at the leaves",
+        set: |s, v| {
+            s.net = Some(NTupleEval::new(learned::load_model(v)?));
+            Ok(())
+        },
+    },
+    SearchOption {
+        key: "model",
+        value: "0|1",
+        group: "opponent",
+        help: "0: never assume the opponent greedy or weak (1)",
+        set: |s, v| {
+            s.options.model_opponent = flag(v)?;
+            Ok(())
+        },
+    },
+    SearchOption {
+        key: "weak",
+        value: "TENTHS",
+        group: "opponent",
+        help: "mean regret per move, in tenths of a point, above which the opponent counts as \
+               weak (20); 0 never",
+        set: |s, v| {
+            let tenths = whole(v)?;
+            s.options.weak_regret = (tenths > 0).then_some(tenths as f64 / 10.0);
+            Ok(())
+        },
+    },
+    SearchOption {
+        key: "unfinished",
+        value: "0|1",
+        group: "time",
+        help: "1: keep a stopped iteration's best finished root move",
+        set: |s, v| {
+            s.options.unfinished = flag(v)?;
+            Ok(())
+        },
+    },
+    SearchOption {
+        key: "growth",
+        value: "G",
+        group: "time",
+        help: "start an iteration only if the time left is G times the previous one's (0: off)",
+        set: |s, v| {
+            let growth = whole(v)?;
+            s.options.growth = (growth > 0).then_some(growth.min(1000) as u32);
+            Ok(())
+        },
+    },
+    SearchOption {
+        key: "hard",
+        value: "PERCENT",
+        group: "time",
+        help: "percent of its allotted time a move's last iteration may run to (100)",
+        set: |s, v| {
+            s.options.hard_share = real(v)?.max(1.0) / 100.0;
+            Ok(())
+        },
+    },
+    SearchOption {
+        key: "peak",
+        value: "X",
+        group: "time",
+        help: "the time profile's mid-game bump: turn x weighs 0.5 / X + sin(pi x)^X (1)",
+        set: |s, v| {
+            s.options.peak = real(v)?.clamp(0.25, 16.0);
+            Ok(())
+        },
+    },
+    SearchOption {
+        key: "ord",
+        value: "D",
+        group: "shape",
+        help: "order the moves of nodes D or more moves deep by their children's evaluations",
+        set: |s, v| {
+            s.options.shape.eval_order = shape_number(v)?;
+            Ok(())
+        },
+    },
+    SearchOption {
+        key: "lmr",
+        value: "N",
+        group: "shape",
+        help: "late move reductions after the first N moves of Order's nodes (0: none)",
+        set: |s, v| {
+            s.options.shape.order_full = shape_number(v)?;
+            Ok(())
+        },
+    },
+    SearchOption {
+        key: "lmrc",
+        value: "N",
+        group: "shape",
+        help: "late move reductions after the first N moves of Chaos's nodes (0: none)",
+        set: |s, v| {
+            s.options.shape.chaos_full = shape_number(v)?;
+            Ok(())
+        },
+    },
+    SearchOption {
+        key: "lmrr",
+        value: "R",
+        group: "shape",
+        help: "moves taken off a reduced move's depth (3)",
+        set: |s, v| {
+            s.options.shape.amount = shape_number(v)?;
+            Ok(())
+        },
+    },
+    SearchOption {
+        key: "lmrd",
+        value: "D",
+        group: "shape",
+        help: "reduce only at nodes more than D moves deep",
+        set: |s, v| {
+            s.options.shape.min_depth = shape_number(v)?;
+            Ok(())
+        },
+    },
+];
+
+impl SearchSetup {
+    /// The fixed limits, made on the first limit given (without any, the bot plays to the
+    /// clock).
+    fn limits(&mut self) -> &mut Limits {
+        self.options.limits.get_or_insert_with(Limits::default)
+    }
+}
+
+/// Applies `search:` options (comma-separated `KEY=VALUE`) to a setup; the error says what was
+/// wrong with which option, and what the keys are.
+pub(crate) fn apply(options: &str, mut setup: SearchSetup) -> Result<SearchSetup, String> {
+    for option in options.split(',').filter(|o| !o.is_empty()) {
+        let known = option
+            .split_once('=')
+            .and_then(|(key, value)| Some((SEARCH_OPTIONS.iter().find(|o| o.key == key)?, value)));
+        let Some((entry, value)) = known else {
+            let keys: Vec<String> = SEARCH_OPTIONS
+                .iter()
+                .map(|o| format!("{}={}", o.key, o.value))
+                .collect();
+            return Err(format!("bad option {option:?}: use {}", keys.join(", ")));
+        };
+        (entry.set)(&mut setup, value).map_err(|e| format!("{option}: {e}"))?;
+    }
+    Ok(setup)
+}
+
+fn whole(value: &str) -> Result<u64, String> {
+    value
+        .parse()
+        .map_err(|_| format!("{value:?} is not a whole number"))
+}
+
+fn real(value: &str) -> Result<f64, String> {
+    match value.parse::<f64>() {
+        Ok(x) if x.is_finite() => Ok(x),
+        _ => Err(format!("{value:?} is not a number")),
+    }
+}
+
+fn flag(value: &str) -> Result<bool, String> {
+    match value {
+        "0" => Ok(false),
+        "1" => Ok(true),
+        _ => Err(format!("{value:?}: use 0 or 1")),
+    }
+}
+
+fn shape_number(value: &str) -> Result<u32, String> {
+    Ok(whole(value)?.min(1000) as u32)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn setup() -> SearchSetup {
+        SearchSetup {
+            options: SearchOptions::default(),
+            eval: LinearEval::trained(),
+            net: None,
+        }
+    }
+
+    #[test]
+    fn every_key_is_listed_once_and_tunables_are_options() {
+        for (i, option) in SEARCH_OPTIONS.iter().enumerate() {
+            assert!(
+                SEARCH_OPTIONS[..i].iter().all(|o| o.key != option.key),
+                "{} twice",
+                option.key
+            );
+        }
+        for tunable in super::super::search::TUNABLES {
+            assert!(
+                SEARCH_OPTIONS.iter().any(|o| o.key == tunable.name),
+                "{} is tunable but no option",
+                tunable.name
+            );
+        }
+    }
+
+    #[test]
+    fn options_set_what_they_say() {
+        let s = apply(
+            "nodes=500,tt=8,unfinished=1,peak=1.5,hard=150,lmr=10,weak=0",
+            setup(),
+        )
+        .unwrap();
+        let limits = s.options.limits.unwrap();
+        assert_eq!(limits.nodes, Some(500));
+        assert_eq!(s.options.table_mib, 8);
+        assert!(s.options.unfinished);
+        assert_eq!((s.options.peak, s.options.hard_share), (1.5, 1.5));
+        assert_eq!(s.options.shape.order_full, 10);
+        assert_eq!(s.options.weak_regret, None);
+        // The table size alone leaves the bot on the clock.
+        assert_eq!(apply("tt=8", setup()).unwrap().options.limits, None);
+        assert_eq!(
+            apply("", setup()).unwrap().options,
+            SearchOptions::default()
+        );
+    }
+
+    #[test]
+    fn bad_options_are_named() {
+        for (options, expected) in [
+            ("nodes=x", "nodes=x: \"x\" is not a whole number"),
+            ("speed=3", "bad option \"speed=3\": use nodes=N"),
+            ("nodes", "bad option \"nodes\""),
+            ("model=2", "model=2: \"2\": use 0 or 1"),
+            ("peak=inf", "peak=inf: \"inf\" is not a number"),
+            ("eval=deep", "eval=deep: use linear or net"),
+            ("weights=/no/such/file", "cannot read weights /no/such/file"),
+        ] {
+            let error = apply(options, setup()).err().expect(options);
+            assert!(error.contains(expected), "{options}: {error}");
+        }
+    }
+}
