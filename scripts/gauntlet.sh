@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# The gauntlet (docs/testing.md): CANDIDATE against opponents that are not itself, on paired
+# deals, two games at a time, each match's records under docs/matches/ (run the same command
+# again to resume), then a table of the paired margins.
+#
+# Usage: scripts/gauntlet.sh CANDIDATE [BASE] [--clock S] [--deals N]
+#   CANDIDATE  a git revision (built by scripts/baseline.sh, played as a CodeCup program) or a
+#              player as `entropy match` names it (`search`, `search:unfinished=1`)
+#   BASE       the previous default, a revision [default: none: the three fixed opponents only]
+#   --clock S  seconds per game and player [default: 30, CodeCup's]
+#   --deals N  deals per opponent [default: 100]
+# The opponents: expecti:depth=4 (the course assignment's expectiminimax), net (the learned
+# agent), search-hand (our searcher with hand-set weights), and BASE.
+set -euo pipefail
+
+usage() { sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; }
+clock=30 deals=100 positional=()
+while [ $# -gt 0 ]; do
+  case $1 in
+    -h | --help) usage; exit 0 ;;
+    --clock) clock=${2:?--clock needs seconds}; shift 2 ;;
+    --deals) deals=${2:?--deals needs a number}; shift 2 ;;
+    -*) echo "gauntlet.sh: unknown option $1" >&2; usage >&2; exit 2 ;;
+    *) positional+=("$1"); shift ;;
+  esac
+done
+if [ ${#positional[@]} -lt 1 ] || [ ${#positional[@]} -gt 2 ]; then
+  usage >&2
+  exit 2
+fi
+candidate=${positional[0]}
+base=${positional[1]:-}
+
+root=$(git -C "$(dirname "$0")" rev-parse --show-toplevel)
+entropy=$root/target/release/entropy
+[ -x "$entropy" ] || cargo build --release --manifest-path "$root/Cargo.toml" >&2
+. "$root/scripts/players.sh"
+
+opponents=(expecti:depth=4 net search-hand)
+[ -n "$base" ] && opponents+=("$base")
+a=$(player "$candidate")
+table="| opponent | paired margin per deal (95% CI) | records |"$'\n'"|---|---|---|"
+for opponent in "${opponents[@]}"; do
+  b=$(player "$opponent")
+  out=$root/docs/matches/gauntlet-$(label "$candidate")-vs-$(label "$opponent")-${clock}s.jsonl
+  echo "gauntlet.sh: $candidate vs $opponent, $deals deals at $clock s -> $out" >&2
+  summary=$("$entropy" match "$a" "$b" --clock "$clock" --deals "$deals" --jobs 2 --out "$out")
+  printf '%s\n' "$summary" >&2
+  margin=$(printf '%s\n' "$summary" | sed -n 's/^paired margin[^:]*: \([^(]*\)(95% CI, \([0-9]*\) deals.*/\1(\2 deals)/p')
+  table+=$'\n'"| $opponent | ${margin:-?} | \`docs/matches/$(basename "$out")\` |"
+done
+printf '%s\n' "$table"
