@@ -1,6 +1,6 @@
 """The whole-board network's Python side: its numpy twin plays the moves and values of the golden
-file (the same file the Rust side, tract over the ONNX model, is tested against), and its
-inputs and data helpers."""
+file Rust wrote (tract over the ONNX model) and of the one it wrote itself (which the Rust side
+is tested against), and its inputs and data helpers."""
 
 from pathlib import Path
 
@@ -13,9 +13,13 @@ from hyle_entropy._native import afterstates, board_inputs
 WEIGHTS = Path(__file__).resolve().parents[2] / "crates" / "entropy-engine" / "weights"
 
 
-def test_numpy_twin_plays_the_golden_moves_and_values():
+# wnet7-golden.txt was written by numpy (the Rust side checks tract against it);
+# wnet7-golden-rust.txt by tract (crates/entropy-engine/tests/wnet.rs), so each side is checked
+# against the other's output.
+@pytest.mark.parametrize("golden", ["wnet7-golden.txt", "wnet7-golden-rust.txt"])
+def test_numpy_twin_plays_the_golden_moves_and_values(golden):
     model = board_net.Numpy(WEIGHTS / "wnet7.npz")
-    lines = (WEIGHTS / "wnet7-golden.txt").read_text().splitlines()
+    lines = (WEIGHTS / golden).read_text().splitlines()
     assert len(lines) >= 150
     for line in lines:
         position, mv, value = line.split("\t")

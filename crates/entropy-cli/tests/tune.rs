@@ -1,46 +1,32 @@
 //! `entropy tune` driven as a user drives it: a short SPSA run, its CSV, resuming, bad input.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
+mod common;
 
-fn entropy(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_entropy"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("entropy-tune-test-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+use common::{entropy, scratch, text};
 
 #[test]
 fn tune_writes_its_trajectory_and_resumes() {
     let dir = scratch("resume");
     let csv = dir.join("t.csv");
     let run = |iterations: &str| {
-        entropy(&[
-            "tune",
-            "--nodes",
-            "150",
-            "--iterations",
-            iterations,
-            "--jobs",
-            "2",
-            "--param",
-            "peak",
-            "--param",
-            "lmr=10",
-            "--out",
-            csv.to_str().unwrap(),
-        ])
+        entropy(
+            &[
+                "tune",
+                "--nodes",
+                "150",
+                "--iterations",
+                iterations,
+                "--jobs",
+                "2",
+                "--param",
+                "peak",
+                "--param",
+                "lmr=10",
+                "--out",
+                csv.to_str().unwrap(),
+            ],
+            "",
+        )
     };
     let out = run("2");
     assert!(out.status.success(), "{}", text(&out.stderr));
@@ -102,26 +88,26 @@ fn tune_writes_its_trajectory_and_resumes() {
 
 #[test]
 fn tune_explains_bad_options() {
-    let out = entropy(&["tune", "--param", "speed"]);
+    let out = entropy(&["tune", "--param", "speed"], "");
     assert!(!out.status.success());
     let error = text(&out.stderr);
     assert!(
         error.contains("\"speed\"") && error.contains("peak, hard"),
         "{error}"
     );
-    let out = entropy(&["tune", "--param", "peak=100"]);
+    let out = entropy(&["tune", "--param", "peak=100"], "");
     assert!(
         text(&out.stderr).contains("from 0.25 to 8"),
         "{}",
         text(&out.stderr)
     );
-    let out = entropy(&["tune", "--base", "greedy"]);
+    let out = entropy(&["tune", "--base", "greedy"], "");
     assert!(
         text(&out.stderr).contains("--base"),
         "{}",
         text(&out.stderr)
     );
-    let list = entropy(&["tune", "--list"]);
+    let list = entropy(&["tune", "--list"], "");
     assert!(
         text(&list.stdout).contains("lmrc"),
         "{}",

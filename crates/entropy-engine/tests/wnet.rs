@@ -1,7 +1,10 @@
 //! The whole-board network in Rust (tract over the ONNX model) against its Python twin (numpy
-//! over the same weights): the same move and value on every decision of the golden file that
-//! `python -m hyle_entropy.board_net golden` wrote from the shipped model. Needs the `wnet`
-//! feature: `cargo test -p entropy-engine --features wnet`.
+//! over the same weights), both ways: Rust plays the move and value of every decision of the
+//! golden file that `python -m hyle_entropy.board_net golden` wrote from the shipped model, and
+//! writes `weights/wnet7-golden-rust.txt` (its own moves and values on other decisions), which
+//! python/tests/test_board_net.py checks numpy against. Needs the `wnet` feature:
+//! `cargo test -p entropy-engine --features wnet`; `ENTROPY_WRITE_GOLDEN=1` rewrites the Rust
+//! file from tract instead of checking it.
 #![cfg(feature = "wnet")]
 
 use entropy_core::notation::text::parse_position;
@@ -10,6 +13,7 @@ use entropy_engine::learned::networks::BoardNet;
 use entropy_engine::{make_bot, Budget};
 
 const GOLDEN: &str = include_str!("../weights/wnet7-golden.txt");
+const RUST_GOLDEN: &str = "weights/wnet7-golden-rust.txt";
 
 #[test]
 fn rust_plays_the_move_and_value_python_does() {
@@ -33,6 +37,75 @@ fn rust_plays_the_move_and_value_python_does() {
         checked += 1;
     }
     assert!(checked >= 150, "only {checked} golden decisions");
+}
+
+/// Decisions of random 7x7 games (every fifth), where the network's best move leads the next
+/// by more than the two sides' float differences, as golden lines: position, move, value.
+fn rust_golden_lines() -> Vec<String> {
+    use entropy_core::notation::text::format_position;
+    use entropy_core::{Phase, Position, Size};
+    use rand::SeedableRng;
+    let net = BoardNet::shipped();
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(2026);
+    let mut lines = Vec::new();
+    for _ in 0..12 {
+        let mut position = Position::new(Size::SEVEN);
+        let mut decisions = 0;
+        while !position.is_over() {
+            let deciding = matches!(position.phase(), Phase::Slide | Phase::Place(_));
+            if deciding {
+                decisions += 1;
+            }
+            if deciding && decisions % 5 == 0 {
+                let moves = position.legal_moves();
+                let afters: Vec<Position> = moves
+                    .iter()
+                    .map(|&mv| position.after(mv).unwrap())
+                    .collect();
+                let values = net.values(&afters);
+                let order = position.phase() == Phase::Slide;
+                let mut ranked: Vec<(f64, usize)> = values
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &v)| (if order { -v } else { v }, i))
+                    .collect();
+                ranked.sort_by(|a, b| a.partial_cmp(b).unwrap());
+                if ranked.len() >= 2 && ranked[1].0 - ranked[0].0 > 1e-3 {
+                    let best = ranked[0].1;
+                    lines.push(format!(
+                        "{}\t{}\t{:.4}",
+                        format_position(&position),
+                        moves[best],
+                        values[best]
+                    ));
+                }
+            }
+            let mv = entropy_engine::bots::random_move(&position, &mut rng);
+            position.play_unchecked(mv);
+        }
+    }
+    lines
+}
+
+#[test]
+fn rust_golden_file_holds_what_tract_plays() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(RUST_GOLDEN);
+    let lines = rust_golden_lines();
+    assert!(lines.len() >= 150, "only {} decisions", lines.len());
+    let text = lines.join("\n") + "\n";
+    if std::env::var_os("ENTROPY_WRITE_GOLDEN").is_some() {
+        std::fs::write(&path, text).unwrap();
+        return;
+    }
+    let kept = std::fs::read_to_string(&path).unwrap();
+    for (line, want) in lines.iter().zip(kept.lines()) {
+        let (a, b): (Vec<&str>, Vec<&str>) =
+            (line.split('\t').collect(), want.split('\t').collect());
+        assert_eq!(a[..2], b[..2], "the move");
+        let (x, y): (f64, f64) = (a[2].parse().unwrap(), b[2].parse().unwrap());
+        assert!((x - y).abs() < 2e-3, "{line} against {want}");
+    }
+    assert_eq!(lines.len(), kept.lines().count());
 }
 
 #[test]

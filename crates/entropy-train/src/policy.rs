@@ -326,6 +326,14 @@ mod tests {
     use super::*;
     use entropy_engine::eval::LinearEval;
 
+    /// Chaos's game on deal 5 at 200 nodes a decision, with these seats.
+    fn chaos_game(
+        searcher: &mut Searcher<LinearEval>,
+        seats: Seats<'_>,
+    ) -> Result<PolicyGame, IllegalStudentMove> {
+        policy_game(searcher, Size::SEVEN, &deal(5), 200, Role::Chaos, seats)
+    }
+
     fn deal(seed: usize) -> Vec<Colour> {
         // A fixed order that differs by seed: enough for these tests.
         let size = Size::SEVEN;
@@ -381,21 +389,9 @@ mod tests {
     fn a_student_plays_its_role_and_the_teacher_labels_it() {
         let mut searcher = Searcher::new(LinearEval::trained(), 1);
         let mut student = entropy_engine::make_bot("greedy", 1).unwrap();
-        let taught = policy_game(
+        let taught = chaos_game(&mut searcher, Seats::default()).unwrap();
+        let dagger = chaos_game(
             &mut searcher,
-            Size::SEVEN,
-            &deal(5),
-            200,
-            Role::Chaos,
-            Seats::default(),
-        )
-        .unwrap();
-        let dagger = policy_game(
-            &mut searcher,
-            Size::SEVEN,
-            &deal(5),
-            200,
-            Role::Chaos,
             Seats {
                 student: Some(student.as_mut()),
                 ..Seats::default()
@@ -421,15 +417,7 @@ mod tests {
                 student: student.then_some(s.as_mut()),
                 ..Seats::default()
             };
-            policy_game(
-                &mut searcher,
-                Size::SEVEN,
-                &deal(5),
-                200,
-                Role::Chaos,
-                seats,
-            )
-            .unwrap()
+            chaos_game(&mut searcher, seats).unwrap()
         };
         // Greedy teaches and plays; a greedy student plays the same moves.
         let taught = game(true, false);
@@ -442,12 +430,8 @@ mod tests {
         let searched = game(false, true);
         assert_ne!(searched.labels, taught.labels);
         let mut passer = Passer;
-        let error = policy_game(
+        let error = chaos_game(
             &mut searcher,
-            Size::SEVEN,
-            &deal(5),
-            200,
-            Role::Chaos,
             Seats {
                 teacher: Some(&mut passer),
                 ..Seats::default()

@@ -11,6 +11,23 @@ use entropy_train::distill::{
 };
 use entropy_train::td::{apply_batch, play_batch, TdConfig};
 
+/// A small teacher run: one candidate a decision, plain targets, 7x7; tests change the rest.
+fn distill(seed: u64, games: usize, nodes: u64, jobs: usize) -> DistillConfig {
+    DistillConfig {
+        seed,
+        games,
+        nodes,
+        candidates: 1,
+        average_draws: false,
+        consistent: false,
+        same_depth: false,
+        candidate_model: None,
+        best_candidates: 0,
+        jobs,
+        size: Size::SEVEN,
+    }
+}
+
 fn zero_model() -> NTupleModel {
     NTupleModel::zero(7, Weights::trained(), [0.0; FEATURES], [1.0; FEATURES])
 }
@@ -56,19 +73,7 @@ fn td_batches_do_not_depend_on_the_threads() {
 
 #[test]
 fn teacher_data_do_not_depend_on_the_threads_and_fitting_helps() {
-    let config = |jobs| DistillConfig {
-        seed: 3,
-        games: 4,
-        nodes: 150,
-        candidates: 1,
-        average_draws: false,
-        consistent: false,
-        same_depth: false,
-        candidate_model: None,
-        best_candidates: 0,
-        jobs,
-        size: Size::SEVEN,
-    };
+    let config = |jobs| distill(3, 4, 150, jobs);
     let teacher = || Searcher::new(LinearEval::trained(), 1);
     let a = teacher_data(&config(1), teacher, &|| {});
     let b = teacher_data(&config(2), teacher, &|| {});
@@ -86,19 +91,7 @@ fn teacher_data_do_not_depend_on_the_threads_and_fitting_helps() {
 
 #[test]
 fn teacher_games_played_one_by_one_through_text_fit_the_same_model() {
-    let config = DistillConfig {
-        seed: 5,
-        games: 3,
-        nodes: 100,
-        candidates: 1,
-        average_draws: false,
-        consistent: false,
-        same_depth: false,
-        candidate_model: None,
-        best_candidates: 0,
-        jobs: 2,
-        size: Size::SEVEN,
-    };
+    let config = distill(5, 3, 100, 2);
     let teacher = || Searcher::new(LinearEval::trained(), 1);
     let together = teacher_data(&config, teacher, &|| {});
     // Each game alone, on a searcher of its own, carried as text (as a cluster's tasks).
@@ -145,17 +138,8 @@ fn teacher_games_played_one_by_one_through_text_fit_the_same_model() {
 #[test]
 fn decisions_group_a_decisions_afterstates_and_pairwise_steps_fit_their_differences() {
     let config = DistillConfig {
-        seed: 9,
-        games: 1,
-        nodes: 100,
         candidates: 2,
-        average_draws: false,
-        consistent: false,
-        same_depth: false,
-        candidate_model: None,
-        best_candidates: 0,
-        jobs: 1,
-        size: Size::SEVEN,
+        ..distill(9, 1, 100, 1)
     };
     let data = teacher_game(&mut Searcher::new(LinearEval::trained(), 1), &config, 0);
     let groups = decisions(&data);
@@ -175,17 +159,11 @@ fn decisions_group_a_decisions_afterstates_and_pairwise_steps_fit_their_differen
 #[test]
 fn searching_a_decision_to_one_depth_keeps_the_first_decision_and_valid_targets() {
     let config = |same_depth| DistillConfig {
-        seed: 8,
-        games: 1,
-        nodes: 300,
         candidates: 2,
-        average_draws: false,
         consistent: true,
         same_depth,
-        candidate_model: None,
         best_candidates: 1,
-        jobs: 1,
-        size: Size::SEVEN,
+        ..distill(8, 1, 300, 1)
     };
     let teacher = || Searcher::new(LinearEval::trained(), 1);
     let free = teacher_game(&mut teacher(), &config(false), 0);
