@@ -41,10 +41,13 @@ def test_bad_arguments_raise_value_errors():
         play_game("greedy", "random", deal=0, game=0, clock=0)
     with pytest.raises(ValueError, match="board size"):
         play_game("greedy", "random", deal=0, game=0, size=9)
+    # As `entropy match`: CodeCup programs play 7x7 only.
+    with pytest.raises(ValueError, match="7x7 only"):
+        play_game("cmd:exit 3", "greedy", deal=0, game=0, size=5)
 
 
 def test_a_crashing_program_forfeits_and_the_game_is_still_recorded():
-    record = json.loads(play_game("cmd:exit 3", "greedy", deal=0, game=0, clock=5, size=5))
+    record = json.loads(play_game("cmd:exit 3", "greedy", deal=0, game=0, clock=5, size=7))
     assert record["termination"] == "forfeit"
     assert record["forfeits"][0]["role"] == "order"
     assert record["order"]["points"] == 0
