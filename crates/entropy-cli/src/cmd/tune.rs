@@ -12,6 +12,7 @@ use entropy_arena::derive_seed;
 use entropy_arena::player::PlayerSpec;
 use entropy_arena::record::{GameRecord, MatchKey};
 use entropy_arena::spsa::{Perturbation, Spsa, SpsaParam};
+use entropy_arena::stats::summarize;
 use entropy_arena::tournament::MatchConfig;
 use entropy_engine::bots::{tunable, TUNABLES};
 
@@ -336,22 +337,9 @@ fn play_iteration(args: &Args, spsa: &Spsa, perturbation: &Perturbation) -> (f64
         records.push(record);
         ControlFlow::Continue(())
     });
-    (paired_margin(&records, args.pairs), forfeits(&records))
-}
-
-/// A's score as Order less B's, over the deals, per deal.
-fn paired_margin(records: &[GameRecord], deals: u32) -> f64 {
-    let total: f64 = records
-        .iter()
-        .map(|r| {
-            if r.game == 0 {
-                r.score as f64
-            } else {
-                -(r.score as f64)
-            }
-        })
-        .sum();
-    total / deals as f64
+    // All deals are played, so the paired mean is over every one of them.
+    let margin = summarize(&records).paired.map_or(0.0, |paired| paired.mean);
+    (margin, forfeits(&records))
 }
 
 fn forfeits(records: &[GameRecord]) -> usize {
