@@ -18,23 +18,27 @@ python3 -m venv "$build"
 "$build/bin/maturin" build --quiet --profile dev --out target/test-wheels
 
 # PufferLib 3.0.0 cannot be pip-installed here (its build needs torch and downloads raylib); its
-# Python code runs unbuilt, so the adapter is tested through pufferlib.vector from the sdist.
-# Its modules import gym and psutil.
+# Python code runs unbuilt, so the oldest-pins run tests the adapter through pufferlib.vector
+# from the sdist (its modules import gym and psutil). The newest run installs pufferlib-core
+# (PufferLib's trainer and vector module, prebuilt; it pins torch 2.9.0), and trains PPO with it.
 python3 scripts/fetch_pufferlib.py target/pufferlib-src
 
-# pytest in a fresh virtual environment with the wheel and these requirements.
+# pytest in a fresh virtual environment with the wheel and these requirements, PYTHONPATH set
+# to the first argument.
 python_tests() {
-  local venv=$1
-  shift
+  local venv=$1 pythonpath=$2
+  shift 2
   rm -rf "$venv"
   python3 -m venv "$venv"
   "$venv/bin/pip" install --quiet "$@" pytest gym psutil target/test-wheels/*.whl
-  PYTHONPATH="$PWD/target/pufferlib-src" "$venv/bin/python" -m pytest -q -rs python/tests
+  PYTHONPATH="$pythonpath" "$venv/bin/python" -m pytest -q -rs python/tests
 }
-# The newest numpy, gymnasium, pettingzoo and Ray (the cluster tests), then the oldest we
-# support, which are PufferLib 3.0.0's pins (without Ray: its tests skip there).
-python_tests target/test-venv numpy gymnasium pettingzoo ray
-python_tests target/test-venv-pins "numpy<2" "gymnasium==0.29.1" "pettingzoo==1.24.3"
+# The newest numpy, gymnasium, pettingzoo, Ray (the cluster tests) and the PPO trainer's
+# requirements (the package's [puffer] extra), then the oldest we support, which are PufferLib
+# 3.0.0's pins (without Ray and torch: their tests skip there).
+python_tests target/test-venv "" numpy gymnasium pettingzoo ray \
+  "pufferlib-core==3.0.23" "torch==2.9.0" "onnx>=1.15" "matplotlib>=3.5"
+python_tests target/test-venv-pins "$PWD/target/pufferlib-src" "numpy<2" "gymnasium==0.29.1" "pettingzoo==1.24.3"
 
 # The web page end to end in headless Chromium (tests/e2e). Skipped, with a message, where
 # Node.js or Chromium is missing, except under CI (CI set), where that fails: .ci/run installs

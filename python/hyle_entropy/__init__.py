@@ -9,6 +9,9 @@ The games run in Rust (``hyle_entropy._native``); the modules:
   libraries are optional: import the adapter you need).
 - :mod:`hyle_entropy.board_net`, :mod:`hyle_entropy.placement_net`: training the `wnet` and
   `pnet` networks the engine runs (numpy; torch for `pnet`).
+- :mod:`hyle_entropy.train_ppo` (settings in ``entropy.ini``), :mod:`hyle_entropy.ppo_policy`,
+  :mod:`hyle_entropy.selfplay`: PPO with PufferLib's trainer, the policy the `ppo` bot plays,
+  and games against a pool of past selves (torch and pufferlib-core: the ``[puffer]`` extra).
 - :mod:`hyle_entropy.cluster`, :mod:`hyle_entropy.cluster_train`, over
   :mod:`hyle_entropy.ray_tasks`: matches and training with their games as Ray tasks.
 
@@ -32,12 +35,13 @@ from hyle_entropy._native import (
     train_fit,
     train_self_play,
 )
-from hyle_entropy.vector import EntropyVecEnv, action_count, observation_size
+from hyle_entropy.vector import WAIT, EntropyVecEnv, action_count, observation_size
 
 __all__ = [
     "EntropyVecEnv",
     "MatchSprt",
     "VecEnv",
+    "WAIT",
     "action_count",
     "observation_size",
     "order_reward",

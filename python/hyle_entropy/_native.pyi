@@ -8,20 +8,8 @@ import numpy.typing as npt
 class VecEnv:
     """Many games of Entropy stepped together in Rust."""
 
-    def __init__(
-        self,
-        num_envs: int = 1,
-        seed: int = 0,
-        role: str = "random",
-        opponent: str = "random",
-        size: int = 7,
-        observation: str = "planes",
-        mode: str = "single",
-        mask_in_observation: bool = False,
-        reward_illegal: float = -0.1,
-        reward_shaping: float = 0.0,
-        autoreset: bool = True,
-    ) -> None: ...
+    # The settings are EntropyVecEnv's (hyle_entropy.vector), by keyword, with its defaults.
+    def __init__(self, **settings: Any) -> None: ...
     @property
     def num_agents(self) -> int: ...
     @property
@@ -67,15 +55,9 @@ def play_game(
     """One game of a match (game 0: A is Order, 1: B is Order) as its JSON record line."""
     ...
 
-def match_key(
-    a: str,
-    b: str,
-    seed: int = 1,
-    clock: float = 30.0,
-    clock_b: Optional[float] = None,
-    size: int = 7,
-) -> str:
-    """The ``match`` object (JSON) of the records of a match with these settings."""
+def match_key(a: str, b: str, **settings: Any) -> str:
+    """The ``match`` object (JSON) of the records of a match with these settings (``seed``,
+    ``clock``, ``clock_b``, ``size``, as :func:`play_game` takes them)."""
     ...
 
 class MatchSprt:

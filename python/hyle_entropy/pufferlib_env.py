@@ -42,14 +42,18 @@ class EntropyPuffer(_Base):  # type: ignore[misc, valid-type]
         size: int = 7,
         reward_illegal: float = -0.1,
         reward_shaping: float = 0.0,
+        reward_final: float = 1.0,
+        observation: str = "planes",
         log_interval: int = 128,
         buf: Any = None,
         seed: int = 0,
         render_mode: Optional[str] = None,
     ) -> None:
-        obs_size = observation_size(size, "planes") + action_count(size)
+        obs_size = observation_size(size, observation) + action_count(size)
         if gymnasium is not None:
-            self.single_observation_space = gymnasium.spaces.Box(0.0, 1.0, shape=(obs_size,), dtype=np.float32)
+            # The gains are signed score changes in tens; the planes and the mask lie in [0, 1].
+            low, high = (-np.inf, np.inf) if observation == "gains" else (0.0, 1.0)
+            self.single_observation_space = gymnasium.spaces.Box(low, high, shape=(obs_size,), dtype=np.float32)
             self.single_action_space = gymnasium.spaces.Discrete(action_count(size))
         self.render_mode = render_mode
         self.num_agents = num_envs
@@ -64,6 +68,8 @@ class EntropyPuffer(_Base):  # type: ignore[misc, valid-type]
             mask_in_observation=True,
             reward_illegal=reward_illegal,
             reward_shaping=reward_shaping,
+            reward_final=reward_final,
+            observation=observation,
         )
         if HAVE_PUFFERLIB:
             super().__init__(buf)
@@ -76,14 +82,22 @@ class EntropyPuffer(_Base):  # type: ignore[misc, valid-type]
             self.truncations = self._env.truncations
             self.actions = np.zeros(num_envs, dtype=np.int64)
         self._seed = seed
+        # Games against a pool of past selves, once set_opponent("self", ...) asks for them.
+        self._pool_games: Optional[Any] = None
 
     def reset(self, seed: Optional[int] = None) -> Tuple[np.ndarray, List[Dict[str, Any]]]:
-        self._env.reset(self._seed if seed is None else seed)
+        if self._pool_games is not None:
+            self._pool_games.reset()
+        else:
+            self._env.reset(self._seed if seed is None else seed)
         self._tick = 0
         return self.observations, []
 
     def step(self, actions: Any) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, List[Dict[str, Any]]]:
-        self._env.step(actions)
+        if self._pool_games is not None:
+            self._pool_games.step(np.asarray(actions, dtype=np.int64))
+        else:
+            self._env.step(actions)
         self._tick += 1
         infos: List[Dict[str, Any]] = []
         if self._tick % self.log_interval == 0:
@@ -91,6 +105,33 @@ class EntropyPuffer(_Base):  # type: ignore[misc, valid-type]
             if stats.get("episodes"):
                 infos.append(stats)
         return self.observations, self.rewards, self.terminals, self.truncations, infos
+
+    @property
+    def opponent(self) -> str:
+        """The built-in bot its games are against, or ``"self"`` (a pool of past selves)."""
+        return "self" if self._pool_games is not None else self._env.settings["opponent"]
+
+    def set_opponent(self, opponent: str, seed: int, pool: Any = None) -> None:
+        """Plays the following games against another built-in bot (a curriculum's next stage),
+        or against ``pool`` (a :class:`hyle_entropy.selfplay.OpponentPool`) where ``opponent``
+        is ``"self"``, from new deals drawn from ``seed``: every game restarts, and reports a
+        terminal step so that a trainer does not join the old game to the new."""
+        if opponent == "self":
+            from hyle_entropy.selfplay import PoolGames
+
+            if pool is None:
+                raise ValueError('set_opponent("self") needs the pool of policies to play')
+            settings = dict(self._env.settings)
+            arrays = {"observations": self.observations, "rewards": self.rewards, "terminals": self.terminals}
+            self._pool_games = PoolGames(settings.pop("num_envs"), pool, seed, arrays, **settings)
+            self._pool_games.reset()
+        else:
+            env = self._env.with_opponent(opponent, seed)
+            env.bind(self.observations, self._env.masks, self.rewards, self.terminals, self.truncations)
+            self._env, self._pool_games = env, None
+            env.reset()
+        self.rewards[:] = 0.0
+        self.terminals[:] = True
 
     def render(self) -> Any:
         return self._env.render(0, self.render_mode or "ansi")

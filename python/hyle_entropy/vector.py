@@ -9,6 +9,10 @@ import numpy as np
 from hyle_entropy._native import VecEnv
 
 
+# The action that leaves a self-play game as it is for a step (its agent to move waits).
+WAIT = -1
+
+
 def action_count(size: int = 7) -> int:
     """The number of actions of Entropy(size): cells + cells * 2(size-1) + 1."""
     cells = size * size
@@ -16,13 +20,16 @@ def action_count(size: int = 7) -> int:
 
 
 def observation_size(size: int = 7, observation: str = "planes") -> int:
-    """Values per observation without a mask: 402 planes or 59 compact bytes on 7x7."""
+    """Values per observation without a mask: 402 planes, 1137 gains or 59 compact bytes on
+    7x7."""
     cells = size * size
     if observation == "planes":
         return size * cells + cells + size + 3
+    if observation == "gains":
+        return size * cells + cells + size + 3 + 3 * cells + cells * 2 * (size - 1)
     if observation == "compact":
         return cells + size + 3
-    raise ValueError(f"observation {observation!r}: use 'planes' or 'compact'")
+    raise ValueError(f"observation {observation!r}: use 'planes', 'gains' or 'compact'")
 
 
 class EntropyVecEnv:
@@ -45,13 +52,17 @@ class EntropyVecEnv:
             ``"expecti:depth=2"`` (the course assignment's expectiminimax, an opponent that is
             not our searcher), ``"search:nodes=2000"``...
         size: 7, or 5 for Entropy(5).
-        observation: ``"planes"`` (the PufferLib plan's 402 floats) or ``"compact"`` (bytes).
+        observation: ``"planes"`` (the PufferLib plan's 402 floats), ``"gains"`` (the planes,
+            then what each move does to the score now: 1137 floats) or ``"compact"`` (bytes).
         mode: ``"single"`` (one agent against the opponent) or ``"selfplay"`` (agents ``2i`` and
             ``2i + 1`` are game i's Chaos and Order; the one not to move has an empty mask).
         mask_in_observation: append the mask to each observation (for trainers without masks).
         reward_illegal: the reward of an illegal action, which is refused.
         reward_shaping: add this times the score change since the agent's last decision over
             25 (negated for Chaos) at every step.
+        reward_final: weight of the plan's terminal reward ``clamp((S - 75) / 25, -1, 1)``
+            (negated for Chaos). With shaping on and this at 0, the return is linear in the
+            final score S: ``reward_shaping * S / 25``, with no clamp.
         autoreset: restart finished games inside ``step``.
     """
 
@@ -67,11 +78,12 @@ class EntropyVecEnv:
         mask_in_observation: bool = False,
         reward_illegal: float = -0.1,
         reward_shaping: float = 0.0,
+        reward_final: float = 1.0,
         autoreset: bool = True,
     ) -> None:
-        self.native = VecEnv(
+        # Everything but the seed, for an environment like this one (with_opponent).
+        self.settings: Dict[str, Any] = dict(
             num_envs=num_envs,
-            seed=seed,
             role=role,
             opponent=opponent,
             size=size,
@@ -80,8 +92,10 @@ class EntropyVecEnv:
             mask_in_observation=mask_in_observation,
             reward_illegal=reward_illegal,
             reward_shaping=reward_shaping,
+            reward_final=reward_final,
             autoreset=autoreset,
         )
+        self.native = VecEnv(seed=seed, **self.settings)
         self.num_envs = num_envs
         self.size = size
         self.num_agents = self.native.num_agents
@@ -107,6 +121,11 @@ class EntropyVecEnv:
         self.observations, self.masks, self.rewards = observations, masks, rewards
         self.terminals, self.truncations = terminals, truncations
         self.native.bind(observations, masks, rewards, terminals, truncations)
+
+    def with_opponent(self, opponent: str, seed: int) -> "EntropyVecEnv":
+        """A new environment with these settings but another opponent, its games drawn from
+        ``seed`` (it owns new arrays: :meth:`bind` it to share these)."""
+        return EntropyVecEnv(seed=seed, **{**self.settings, "opponent": opponent})
 
     def reset(self, seed: Optional[int] = None) -> np.ndarray:
         """Starts every game afresh (re-seeded if a seed is given); returns the observations."""

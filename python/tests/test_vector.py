@@ -17,16 +17,16 @@ def random_legal(env: EntropyVecEnv, rng: np.random.Generator) -> np.ndarray:
 
 
 @pytest.mark.parametrize("size", [7, 5])
-@pytest.mark.parametrize("observation", ["planes", "compact"])
+@pytest.mark.parametrize("observation", ["planes", "gains", "compact"])
 def test_shapes_and_dtypes(size, observation):
     env = EntropyVecEnv(num_envs=3, size=size, observation=observation)
     obs = env.reset()
     assert obs.shape == (3, observation_size(size, observation))
-    assert obs.dtype == (np.float32 if observation == "planes" else np.uint8)
+    assert obs.dtype == (np.uint8 if observation == "compact" else np.float32)
     assert env.masks.shape == (3, action_count(size)) and env.masks.dtype == np.bool_
     assert env.rewards.dtype == np.float32
     assert env.terminals.dtype == np.bool_ and env.truncations.dtype == np.bool_
-    assert action_count(7) == 638 and observation_size(7) == 402
+    assert action_count(7) == 638 and observation_size(7) == 402 and observation_size(7, "gains") == 1137
 
 
 def test_mask_in_observation_appends_the_mask():

@@ -456,22 +456,16 @@ mod tests {
 
     #[test]
     fn specs_parse() {
-        assert_eq!(
-            PlayerSpec::parse("greedy"),
-            PlayerSpec::Builtin("greedy".into())
-        );
-        assert_eq!(
-            PlayerSpec::parse("bot:greedy"),
-            PlayerSpec::Builtin("greedy".into())
-        );
-        assert_eq!(
-            PlayerSpec::parse("./mybot --fast"),
-            PlayerSpec::Command("./mybot --fast".into())
-        );
-        assert_eq!(
-            PlayerSpec::parse("cmd:greedy"),
-            PlayerSpec::Command("greedy".into())
-        );
+        let builtin = |name: &str| PlayerSpec::Builtin(name.into());
+        let command = |line: &str| PlayerSpec::Command(line.into());
+        for (spec, parsed) in [
+            ("greedy", builtin("greedy")),
+            ("bot:greedy", builtin("greedy")),
+            ("./mybot --fast", command("./mybot --fast")),
+            ("cmd:greedy", command("greedy")),
+        ] {
+            assert_eq!(PlayerSpec::parse(spec), parsed, "{spec}");
+        }
         assert!(PlayerSpec::parse("bot:nobody").validate().is_err());
         assert_eq!(
             PlayerSpec::parse("/opt/bots/mybot --fast").short_label(),

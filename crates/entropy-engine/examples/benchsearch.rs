@@ -4,11 +4,10 @@ use entropy_core::notation::text::parse_position;
 use entropy_engine::eval::{Evaluator, LinearEval};
 use entropy_engine::search::{Limits, Searcher, BENCH_DEPTH, BENCH_POSITIONS};
 
+mod common;
+
 fn main() {
-    let repeats: usize = std::env::args()
-        .nth(1)
-        .and_then(|a| a.parse().ok())
-        .unwrap_or(20);
+    let repeats: usize = common::arg(1, 20);
     let positions: Vec<_> = BENCH_POSITIONS
         .iter()
         .map(|t| parse_position(t).unwrap())

@@ -8,19 +8,12 @@ use entropy_engine::eval::LinearEval;
 use entropy_engine::search::{Limits, Searcher, Shape};
 use entropy_engine::Budget;
 
+mod common;
+
 fn main() {
-    let limit: f64 = std::env::args()
-        .nth(1)
-        .and_then(|a| a.parse().ok())
-        .unwrap_or(2.0);
+    let limit: f64 = common::arg(1, 2.0);
     // Optional late move reductions: ORDER_FULL,CHAOS_FULL,AMOUNT,MIN_DEPTH.
-    let shape: Shape = match std::env::args().nth(2) {
-        Some(spec) => spec.parse().unwrap_or_else(|e| {
-            eprintln!("{e}");
-            std::process::exit(2)
-        }),
-        None => Shape::default(),
-    };
+    let shape: Shape = common::shape_arg(2);
     let mut ratios: Vec<f64> = Vec::new();
     for game in 0..4u64 {
         let mut bot = make_bot("greedy", game).unwrap();

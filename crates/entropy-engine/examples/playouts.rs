@@ -4,11 +4,10 @@ use entropy_core::{Position, Size};
 use entropy_engine::playout::random_playout;
 use rand::SeedableRng;
 
+mod common;
+
 fn main() {
-    let games: u64 = std::env::args()
-        .nth(1)
-        .and_then(|a| a.parse().ok())
-        .unwrap_or(1_000_000);
+    let games: u64 = common::arg(1, 1_000_000);
     let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(1);
     let start = std::time::Instant::now();
     let mut total = 0u64;

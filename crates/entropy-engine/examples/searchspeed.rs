@@ -6,11 +6,10 @@ use entropy_engine::search::reference::expectimax_nodes;
 use entropy_engine::search::Searcher;
 use rand::SeedableRng;
 
+mod common;
+
 fn main() {
-    let depth: u32 = std::env::args()
-        .nth(1)
-        .and_then(|a| a.parse().ok())
-        .unwrap_or(3);
+    let depth: u32 = common::arg(1, 3);
     let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(1);
     let mut searcher = Searcher::new(LinearEval::hand(), 16);
     let (mut fast, mut slow, mut secs) = (0u64, 0u64, 0f64);

@@ -7,18 +7,11 @@ use entropy_engine::eval::LinearEval;
 use entropy_engine::search::{Limits, Searcher, Shape};
 use entropy_engine::Budget;
 
+mod common;
+
 fn main() {
-    let depth: u32 = std::env::args()
-        .nth(1)
-        .and_then(|a| a.parse().ok())
-        .unwrap_or(6);
-    let shape: Shape = match std::env::args().nth(2) {
-        Some(spec) => spec.parse().unwrap_or_else(|e| {
-            eprintln!("{e}");
-            std::process::exit(2)
-        }),
-        None => Shape::default(),
-    };
+    let depth: u32 = common::arg(1, 6);
+    let shape: Shape = common::shape_arg(2);
     let mut searcher = Searcher::new(LinearEval::trained(), 16);
     searcher.set_shape(shape);
     let (mut seconds, mut nodes) = (0.0, 0u64);

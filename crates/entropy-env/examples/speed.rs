@@ -53,7 +53,7 @@ fn main() {
         () => {
             Buffers {
                 observations: match kind {
-                    ObservationKind::Planes => Observations::F32(&mut f),
+                    ObservationKind::Planes | ObservationKind::Gains => Observations::F32(&mut f),
                     ObservationKind::Compact => Observations::U8(&mut b),
                 },
                 masks: &mut masks,

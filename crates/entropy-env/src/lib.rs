@@ -5,14 +5,17 @@
 //! - [`actions`]: the action layout (every legal move, including slides that stop early).
 //! - [`observation`]: the PufferLib plan's 402-float planes and a compact byte layout.
 //!
+//! Both live in the engine (`entropy_engine::learned`), re-exported here: the `ppo` bot reads
+//! the same observation and action numbers as the policy it plays was trained on.
+//!
 //! A finished game resets itself inside [`VecEnv::step`], and that step still reports
 //! `terminal = true` with the final reward; the observation written is the new game's first.
 
 #![deny(clippy::print_stdout, clippy::print_stderr)]
 
-pub mod actions;
-pub mod observation;
 pub mod render;
+
+pub use entropy_engine::learned::{actions, observation};
 
 use entropy_core::notation::text::{format_position, parse_position};
 use entropy_core::{Move, Phase, Position, Role, Size};
@@ -41,9 +44,14 @@ pub enum Mode {
     /// One agent per game, against a built-in opponent.
     Single,
     /// Two agents per game, for self-play: agent `2i` is game i's Chaos, `2i + 1` its Order.
-    /// Only the agent to move has legal actions; the other's action is ignored.
+    /// Only the agent to move has legal actions; the other's action is ignored. The agent to
+    /// move may give [`WAIT`] instead: its game does not move this step (no reward, no penalty),
+    /// so that a caller can step some games and not others.
     SelfPlay,
 }
+
+/// The action that leaves a self-play game as it is for a step (see [`Mode::SelfPlay`]).
+pub const WAIT: i64 = -1;
 
 /// How the environment is set up.
 #[derive(Clone, Debug)]
@@ -67,6 +75,10 @@ pub struct EnvConfig {
     /// Per-step shaping: this times the score change since the agent's last decision over 25,
     /// negated for Chaos. 0 turns it off.
     pub reward_shaping: f32,
+    /// Weight of the plan's terminal reward, [`order_reward`] (negated for Chaos). With
+    /// `reward_shaping` on and this at 0, an episode's return is the final score over 25
+    /// times the shaping weight (negated for Chaos): linear in the score, with no clamp.
+    pub reward_final: f32,
     /// Seed of every game's chips, roles and opponent.
     pub seed: u64,
     /// Restart a finished game inside the step that finishes it (vectorised trainers). When
@@ -87,6 +99,7 @@ impl Default for EnvConfig {
             mask_in_observation: false,
             reward_illegal: -0.1,
             reward_shaping: 0.0,
+            reward_final: 1.0,
             seed: 0,
             autoreset: true,
         }
@@ -162,7 +175,7 @@ pub struct Buffers<'a> {
 
 /// Observation buffer of either element type.
 pub enum Observations<'a> {
-    /// For [`ObservationKind::Planes`].
+    /// For [`ObservationKind::Planes`] and [`ObservationKind::Gains`].
     F32(&'a mut [f32]),
     /// For [`ObservationKind::Compact`].
     U8(&'a mut [u8]),
@@ -362,7 +375,7 @@ impl VecEnv {
         let score = game.position.score();
         let mut reward = shaped_reward(game, game.agent, self.config.reward_shaping);
         if game.position.is_over() {
-            reward += sign * order_reward(score);
+            reward += sign * self.config.reward_final * order_reward(score);
             buffers.terminals[i] = true;
         }
         game.episode_return += reward;
@@ -386,6 +399,9 @@ impl VecEnv {
             Phase::Place(_) => chaos,
             _ => order,
         };
+        if actions[mover] == WAIT {
+            return;
+        }
         let Some(mv) = self.legal_move(i, actions[mover]) else {
             buffers.rewards[mover] = self.config.reward_illegal;
             self.stats.illegal += 1;
@@ -402,7 +418,15 @@ impl VecEnv {
         };
         buffers.rewards[mover] = shaped_reward(game, role, self.config.reward_shaping);
         if game.position.is_over() {
-            let r = order_reward(game.position.score());
+            // The other player's score change since its last decision ends the game too: each
+            // role's shaped rewards then sum to its share of the final score.
+            let (other, other_role) = if mover == order {
+                (chaos, Role::Chaos)
+            } else {
+                (order, Role::Order)
+            };
+            buffers.rewards[other] = shaped_reward(game, other_role, self.config.reward_shaping);
+            let r = self.config.reward_final * order_reward(game.position.score());
             buffers.rewards[order] += r;
             buffers.rewards[chaos] -= r;
             buffers.terminals[order] = true;
@@ -491,7 +515,11 @@ impl VecEnv {
             match &mut buffers.observations {
                 Observations::F32(obs) => {
                     let out = &mut obs[row * obs_size..(row + 1) * obs_size];
-                    observation::write_planes(&game.position, &mut out[..plain]);
+                    if self.config.observation == ObservationKind::Gains {
+                        observation::write_gains(&game.position, &mut out[..plain]);
+                    } else {
+                        observation::write_planes(&game.position, &mut out[..plain]);
+                    }
                     if self.config.mask_in_observation {
                         for (o, &m) in out[plain..].iter_mut().zip(mask.iter()) {
                             *o = if m { 1.0 } else { 0.0 };

@@ -2,7 +2,7 @@
 
 use entropy_core::{Phase, Size};
 use entropy_env::{
-    order_reward, Buffers, EnvConfig, Mode, ObservationKind, Observations, RoleChoice, VecEnv,
+    order_reward, Buffers, EnvConfig, Mode, ObservationKind, Observations, RoleChoice, VecEnv, WAIT,
 };
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -32,7 +32,9 @@ impl Owned {
     fn buffers(&mut self, kind: ObservationKind) -> Buffers<'_> {
         Buffers {
             observations: match kind {
-                ObservationKind::Planes => Observations::F32(&mut self.observations),
+                ObservationKind::Planes | ObservationKind::Gains => {
+                    Observations::F32(&mut self.observations)
+                }
                 ObservationKind::Compact => Observations::U8(&mut self.bytes),
             },
             masks: &mut self.masks,
@@ -207,6 +209,66 @@ fn self_play_gives_both_agents_their_rewards() {
         }
     }
     assert!(episodes >= 4);
+}
+
+#[test]
+fn a_waiting_self_play_game_does_not_move() {
+    let config = EnvConfig {
+        num_envs: 2,
+        mode: Mode::SelfPlay,
+        seed: 4,
+        ..EnvConfig::default()
+    };
+    let mut env = VecEnv::new(config).unwrap();
+    let mut owned = Owned::for_env(&env);
+    env.reset(None, &mut owned.buffers(ObservationKind::Planes))
+        .unwrap();
+    let before = [env.get_state(0).unwrap(), env.get_state(1).unwrap()];
+    // Game 0 waits; game 1's Chaos places on its first legal cell.
+    let place = env.legal_actions(1).unwrap()[0] as i64;
+    env.step(
+        &[WAIT, WAIT, place, WAIT],
+        &mut owned.buffers(ObservationKind::Planes),
+    )
+    .unwrap();
+    assert_eq!(env.get_state(0).unwrap(), before[0]);
+    assert_ne!(env.get_state(1).unwrap(), before[1]);
+    assert_eq!(env.stats().illegal, 0);
+    assert_eq!(owned.rewards, vec![0.0; 4]);
+}
+
+/// With shaping alone, each role's rewards over a self-play episode sum to its share of the
+/// final score (over 25, negated for Chaos), whoever makes the last move.
+#[test]
+fn self_play_shaping_sums_to_the_final_score_for_both_roles() {
+    let config = EnvConfig {
+        num_envs: 1,
+        mode: Mode::SelfPlay,
+        seed: 5,
+        reward_shaping: 1.0,
+        reward_final: 0.0,
+        ..EnvConfig::default()
+    };
+    let (rewards, terminals, env) = run(config, 300, 3);
+    let (mut chaos, mut order) = (0.0f64, 0.0f64);
+    let mut done = (0.0f64, 0.0f64);
+    for (step_rewards, step_terminals) in rewards.chunks(2).zip(terminals.chunks(2)) {
+        chaos += f64::from(step_rewards[0]);
+        order += f64::from(step_rewards[1]);
+        if step_terminals[1] {
+            done = (chaos, order);
+        }
+    }
+    let stats = env.stats();
+    assert!(stats.episodes >= 2);
+    assert!(
+        (done.1 - stats.score / 25.0).abs() < 1e-3,
+        "{done:?} {stats:?}"
+    );
+    assert!(
+        (done.0 + stats.score / 25.0).abs() < 1e-3,
+        "{done:?} {stats:?}"
+    );
 }
 
 #[test]

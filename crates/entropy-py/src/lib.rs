@@ -3,6 +3,7 @@
 //! Python owns. The Python package `hyle_entropy` wraps it for PufferLib, Gymnasium and
 //! PettingZoo.
 
+use entropy_arena::record::MatchKey;
 use entropy_core::Size;
 use entropy_env::render;
 use entropy_env::{
@@ -58,56 +59,27 @@ struct PyVecEnv {
     arrays: Option<Bound_>,
 }
 
-#[allow(clippy::too_many_arguments)]
-fn parse_config(
-    num_envs: usize,
-    seed: u64,
-    role: &str,
-    opponent: &str,
+/// The environment's enumerated settings from their Python names, each refused with the
+/// values it accepts.
+fn parse_choices(
     size: usize,
+    role: &str,
     observation: &str,
     mode: &str,
-    mask_in_observation: bool,
-    reward_illegal: f32,
-    reward_shaping: f32,
-    autoreset: bool,
-) -> PyResult<EnvConfig> {
+) -> PyResult<(Size, RoleChoice, ObservationKind, Mode)> {
+    use Mode::{SelfPlay, Single};
+    use ObservationKind::{Compact, Gains, Planes};
+    use RoleChoice::{Chaos, Order, Random};
     let size = Size::new(size).ok_or_else(|| value_error(format!("size {size}: use 7 or 5")))?;
     let role = choice(
         "role",
         role,
-        &[
-            ("order", RoleChoice::Order),
-            ("chaos", RoleChoice::Chaos),
-            ("random", RoleChoice::Random),
-        ],
+        &[("order", Order), ("chaos", Chaos), ("random", Random)],
     )?;
-    let observation = choice(
-        "observation",
-        observation,
-        &[
-            ("planes", ObservationKind::Planes),
-            ("compact", ObservationKind::Compact),
-        ],
-    )?;
-    let mode = choice(
-        "mode",
-        mode,
-        &[("single", Mode::Single), ("selfplay", Mode::SelfPlay)],
-    )?;
-    Ok(EnvConfig {
-        size,
-        num_envs,
-        role,
-        opponent: opponent.to_owned(),
-        mode,
-        observation,
-        mask_in_observation,
-        reward_illegal,
-        reward_shaping,
-        seed,
-        autoreset,
-    })
+    let kinds = [("planes", Planes), ("gains", Gains), ("compact", Compact)];
+    let observation = choice("observation", observation, &kinds)?;
+    let mode = choice("mode", mode, &[("single", Single), ("selfplay", SelfPlay)])?;
+    Ok((size, role, observation, mode))
 }
 
 impl PyVecEnv {
@@ -148,7 +120,7 @@ impl PyVecEnv {
         // Only one of the two is borrowed: the one of this environment's observation type.
         let (mut planes, mut compact) = (None, None);
         let observations = match env.config().observation {
-            ObservationKind::Planes => {
+            ObservationKind::Planes | ObservationKind::Gains => {
                 let array = observations
                     .cast::<PyArray2<f32>>()
                     .map_err(|_| value_error("observations must be a float32 2-D array"))?;
@@ -182,7 +154,7 @@ impl PyVecEnv {
     #[new]
     #[pyo3(signature = (num_envs = 1, seed = 0, role = "random", opponent = "random", size = 7,
         observation = "planes", mode = "single", mask_in_observation = false,
-        reward_illegal = -0.1, reward_shaping = 0.0, autoreset = true))]
+        reward_illegal = -0.1, reward_shaping = 0.0, reward_final = 1.0, autoreset = true))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         num_envs: usize,
@@ -195,21 +167,24 @@ impl PyVecEnv {
         mask_in_observation: bool,
         reward_illegal: f32,
         reward_shaping: f32,
+        reward_final: f32,
         autoreset: bool,
     ) -> PyResult<Self> {
-        let config = parse_config(
-            num_envs,
-            seed,
-            role,
-            opponent,
+        let (size, role, observation, mode) = parse_choices(size, role, observation, mode)?;
+        let config = EnvConfig {
             size,
-            observation,
+            num_envs,
+            role,
+            opponent: opponent.to_owned(),
             mode,
+            observation,
             mask_in_observation,
             reward_illegal,
             reward_shaping,
+            reward_final,
+            seed,
             autoreset,
-        )?;
+        };
         let env = VecEnv::new(config).map_err(value_error)?;
         Ok(PyVecEnv { env, arrays: None })
     }
@@ -236,7 +211,7 @@ impl PyVecEnv {
     #[getter]
     fn observation_dtype(&self) -> &'static str {
         match self.env.config().observation {
-            ObservationKind::Planes => "float32",
+            ObservationKind::Planes | ObservationKind::Gains => "float32",
             ObservationKind::Compact => "uint8",
         }
     }
@@ -381,15 +356,14 @@ fn order_reward(score: u32) -> f32 {
 
 /// The match settings of `entropy match` from Python's arguments, checked.
 fn match_key(
-    a: &str,
-    b: &str,
+    players: [&str; 2],
     seed: u64,
-    clock: f64,
-    clock_b: Option<f64>,
+    clocks: (f64, Option<f64>),
     size: u8,
-) -> PyResult<entropy_arena::record::MatchKey> {
-    entropy_arena::record::MatchKey::checked(
-        [("a", a), ("b", b)],
+) -> PyResult<MatchKey> {
+    let (clock, clock_b) = clocks;
+    MatchKey::checked(
+        [("a", players[0]), ("b", players[1])],
         seed,
         [("clock", clock), ("clock_b", clock_b.unwrap_or(clock))],
         size as usize,
@@ -409,7 +383,7 @@ fn py_match_key(
     clock_b: Option<f64>,
     size: u8,
 ) -> PyResult<String> {
-    let key = match_key(a, b, seed, clock, clock_b, size)?;
+    let key = match_key([a, b], seed, (clock, clock_b), size)?;
     serde_json::to_string(&key).map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
@@ -440,7 +414,7 @@ fn play_game(
         )));
     }
     let config = MatchConfig {
-        key: match_key(a, b, seed, clock, clock_b, size)?,
+        key: match_key([a, b], seed, (clock, clock_b), size)?,
         deals: deal + 1,
         jobs: 1,
     };

@@ -98,6 +98,70 @@ struct GameLog {
     board: String,
 }
 
+/// A game's state on the server's side: the referee, the jury that moves for a player who
+/// forfeited, each player's time used, who is out and why.
+struct Table {
+    referee: Referee,
+    jury: Xoshiro256PlusPlus,
+    used: [Duration; 2],
+    out: [bool; 2],
+    forfeits: Vec<(Role, String)>,
+    clock: Duration,
+}
+
+/// The index of a role in the table's pairs.
+fn index(role: Role) -> usize {
+    usize::from(role == Role::Chaos)
+}
+
+impl Table {
+    /// One decision: prompt the player, read and check its reply (or let the jury move).
+    fn turn(
+        &mut self,
+        role: Role,
+        peer: &mut Peer,
+        prompt: impl FnOnce(&mut Peer) -> io::Result<()>,
+    ) -> (Move, String) {
+        let i = index(role);
+        if !self.out[i] {
+            let started = Instant::now();
+            let reply = prompt(peer)
+                .map_err(|e| format!("write failed: {e}"))
+                .and_then(|()| peer.read(self.clock.saturating_sub(self.used[i])));
+            self.used[i] += started.elapsed();
+            let checked = reply.and_then(|line| {
+                let result = match role {
+                    Role::Chaos => self.referee.chaos_reply(&line),
+                    Role::Order => self.referee.order_reply(&line),
+                };
+                result.map_err(|e| e.to_string())
+            });
+            match checked {
+                Ok(done) => return done,
+                Err(reason) => self.forfeit(role, &peer.name, reason),
+            }
+        }
+        // The jury plays for a player that forfeited; Order's jury never passes in this
+        // protocol.
+        let position = *self.referee.position();
+        let mv = loop {
+            let mv = random_move(&position, &mut self.jury);
+            if mv != Move::Pass {
+                break mv;
+            }
+        };
+        let line = self.referee.jury(mv);
+        (mv, line)
+    }
+
+    /// Puts a player out of the game for `reason` (the jury moves for it from now on).
+    fn forfeit(&mut self, role: Role, name: &str, reason: String) {
+        eprintln!("{name} ({role}) forfeits: {reason}");
+        self.out[index(role)] = true;
+        self.forfeits.push((role, reason));
+    }
+}
+
 fn play_course_game(
     size: Size,
     seed: u64,
@@ -105,119 +169,54 @@ fn play_course_game(
     order: &mut Peer,
     chaos: &mut Peer,
 ) -> GameLog {
-    let mut referee = Referee::new(size);
-    let mut jury = Xoshiro256PlusPlus::seed_from_u64(seed ^ 0x4A55_5259);
-    let mut used = [Duration::ZERO; 2];
-    let mut out: [bool; 2] = [false; 2];
-    let mut forfeits = Vec::new();
+    let mut table = Table {
+        referee: Referee::new(size),
+        jury: Xoshiro256PlusPlus::seed_from_u64(seed ^ 0x4A55_5259),
+        used: [Duration::ZERO; 2],
+        out: [false; 2],
+        forfeits: Vec::new(),
+        clock,
+    };
     let mut moves = Vec::new();
-    let index = |role: Role| usize::from(role == Role::Chaos);
     for (peer, role) in [(&mut *order, Role::Order), (&mut *chaos, Role::Chaos)] {
         for line in Referee::greeting(size, role) {
-            if peer.send(&line).is_err() && !out[index(role)] {
-                out[index(role)] = true;
-                forfeits.push((role, "disconnected before the game".to_owned()));
+            if peer.send(&line).is_err() && !table.out[index(role)] {
+                table.out[index(role)] = true;
+                table
+                    .forfeits
+                    .push((role, "disconnected before the game".to_owned()));
             }
         }
     }
     let mut pending_for_chaos: Option<String> = None;
     for colour in shuffled_bag(size, seed) {
-        let colour_line = referee.draw(colour);
+        let colour_line = table.referee.draw(colour);
         // Chaos: Order's last move (if any) and the colour, then its placement.
-        let placement = turn(
-            Role::Chaos,
-            chaos,
-            &mut referee,
-            &mut jury,
-            &mut used,
-            &mut out,
-            &mut forfeits,
-            clock,
-            |peer| {
-                if let Some(line) = pending_for_chaos.take() {
-                    peer.send(&line)?;
-                }
-                peer.send(&colour_line)
-            },
-        );
-        moves.push(placement.0.to_string());
-        let to_order = placement.1;
-        if referee.position().is_over() {
+        let (placement, to_order) = table.turn(Role::Chaos, chaos, |peer| {
+            if let Some(line) = pending_for_chaos.take() {
+                peer.send(&line)?;
+            }
+            peer.send(&colour_line)
+        });
+        moves.push(placement.to_string());
+        if table.referee.position().is_over() {
             // Order has no move left, but is shown the last chip so it sees the final board.
-            if !out[index(Role::Order)] {
+            if !table.out[index(Role::Order)] {
                 let _ = order.send(&to_order);
             }
             break;
         }
-        let slide = turn(
-            Role::Order,
-            order,
-            &mut referee,
-            &mut jury,
-            &mut used,
-            &mut out,
-            &mut forfeits,
-            clock,
-            |peer| peer.send(&to_order),
-        );
-        moves.push(slide.0.to_string());
-        pending_for_chaos = Some(slide.1);
+        let (slide, to_chaos) = table.turn(Role::Order, order, |peer| peer.send(&to_order));
+        moves.push(slide.to_string());
+        pending_for_chaos = Some(to_chaos);
     }
     GameLog {
-        score: referee.position().score(),
-        forfeits,
+        score: table.referee.position().score(),
+        forfeits: table.forfeits,
         moves,
-        seconds: [used[0].as_secs_f64(), used[1].as_secs_f64()],
-        board: referee.position().board().to_string(),
+        seconds: [table.used[0].as_secs_f64(), table.used[1].as_secs_f64()],
+        board: table.referee.position().board().to_string(),
     }
-}
-
-/// One decision: prompt the player, read and check its reply (or let the jury move).
-#[allow(clippy::too_many_arguments)]
-fn turn(
-    role: Role,
-    peer: &mut Peer,
-    referee: &mut Referee,
-    jury: &mut Xoshiro256PlusPlus,
-    used: &mut [Duration; 2],
-    out: &mut [bool; 2],
-    forfeits: &mut Vec<(Role, String)>,
-    clock: Duration,
-    prompt: impl FnOnce(&mut Peer) -> io::Result<()>,
-) -> (Move, String) {
-    let i = usize::from(role == Role::Chaos);
-    if !out[i] {
-        let started = Instant::now();
-        let reply = prompt(peer)
-            .map_err(|e| format!("write failed: {e}"))
-            .and_then(|()| peer.read(clock.saturating_sub(used[i])));
-        used[i] += started.elapsed();
-        let checked = reply.and_then(|line| {
-            let result = match role {
-                Role::Chaos => referee.chaos_reply(&line),
-                Role::Order => referee.order_reply(&line),
-            };
-            result.map_err(|e| e.to_string())
-        });
-        match checked {
-            Ok(done) => return done,
-            Err(reason) => {
-                eprintln!("{} ({role}) forfeits: {reason}", peer.name);
-                out[i] = true;
-                forfeits.push((role, reason));
-            }
-        }
-    }
-    // The jury plays for a player that forfeited; Order's jury never passes in this protocol.
-    let position = *referee.position();
-    let mv = loop {
-        let mv = random_move(&position, jury);
-        if mv != Move::Pass {
-            break mv;
-        }
-    };
-    let line = referee.jury(mv);
-    (mv, line)
 }
 
 fn accept(listener: &TcpListener, number: usize) -> Result<Peer> {

@@ -4,7 +4,6 @@ mod expecti;
 mod greedy;
 mod heuristic;
 mod options;
-mod pass;
 mod random;
 pub(crate) mod search;
 
@@ -19,7 +18,6 @@ pub use expecti::ExpectiBot;
 pub use greedy::{best_order_reply, GreedyBot};
 pub use heuristic::{gap_creation, order_evaluation, order_plan, spoiler, ChaosPlan, HeuristicBot};
 pub use options::{SearchOption, SEARCH_OPTIONS};
-pub use pass::PassBot;
 pub use random::RandomBot;
 pub use search::{tunable, SearchBot, SearchOptions, Tunable, DEFAULT_TABLE_MIB, TUNABLES};
 
@@ -117,9 +115,18 @@ const PNET: BotInfo = BotInfo {
                   (python -m hyle_entropy.placement_net)",
 };
 
+/// The PPO agent (the `wnet` feature).
+#[cfg(feature = "wnet")]
+const PPO: BotInfo = BotInfo {
+    name: "ppo",
+    description: "the PufferLib plan's CNN policy trained by PPO with PufferLib's trainer \
+                  (python -m hyle_entropy.train_ppo), one forward pass a decision, no search; \
+                  `ppo:model=FILE.onnx` for another policy",
+};
+
 /// Every built-in bot, weakest first.
 #[cfg(feature = "wnet")]
-pub const BOTS: &[BotInfo] = bot_list!(WNET, PNET);
+pub const BOTS: &[BotInfo] = bot_list!(WNET, PNET, PPO);
 
 /// Every built-in bot, weakest first.
 #[cfg(not(feature = "wnet"))]
@@ -171,7 +178,7 @@ pub fn make_bot(name: &str, seed: u64) -> Result<Box<dyn Bot>, UnknownBot> {
     let (base, options) = name.split_once(':').unwrap_or((name, ""));
     if !options.is_empty()
         && !base.starts_with("search")
-        && !matches!(base, "net" | "wnet" | "pnet" | "expecti")
+        && !matches!(base, "net" | "wnet" | "pnet" | "ppo" | "expecti")
     {
         return Err(UnknownBot(format!(
             "{name} (only search, expecti and the network bots take options)"
@@ -179,7 +186,7 @@ pub fn make_bot(name: &str, seed: u64) -> Result<Box<dyn Bot>, UnknownBot> {
     }
     match base {
         "random" => Ok(Box::new(RandomBot::new(seed))),
-        "pass" => Ok(Box::new(PassBot::new(seed))),
+        "pass" => Ok(Box::new(RandomBot::passing(seed))),
         "greedy" => Ok(Box::new(GreedyBot::new(seed))),
         "gap" => Ok(Box::new(HeuristicBot::new("gap", ChaosPlan::Gap, seed))),
         "spoiler" => Ok(Box::new(HeuristicBot::new(
@@ -196,6 +203,7 @@ pub fn make_bot(name: &str, seed: u64) -> Result<Box<dyn Bot>, UnknownBot> {
         "net" => learned::net_bot(name, options, seed).map_err(UnknownBot),
         "wnet" => learned::wnet_bot(name, options, seed).map_err(UnknownBot),
         "pnet" => learned::pnet_bot(name, options, seed).map_err(UnknownBot),
+        "ppo" => learned::ppo_bot(name, options, seed).map_err(UnknownBot),
         "search" | "search-hand" => {
             let eval = if base == "search" {
                 LinearEval::trained()

@@ -4,9 +4,14 @@
 //! [`crate::bots::BOTS`] and its case in `make_bot`.
 //!
 //! - [`ntuple`]: the n-tuple evaluation (line patterns over the linear one), `net7*.bin`.
+//! - [`actions`] and [`observation`]: the reinforcement-learning environment's action numbers
+//!   and observations (the PufferLib plan's planes), here so that the `ppo` bot reads what its
+//!   policy was trained on (`entropy-env` re-exports them).
 //! - [`planes`]: the networks' inputs (the whole board as numbers, the policy planes), which the
 //!   Python trainers read through the bindings, so both sides see the same numbers.
 //! - `networks` (feature `wnet`): the ONNX networks run by tract, `wnet7.onnx`, `pnet7-*.onnx`.
+//! - `ppo` (feature `wnet`): the PPO policy (`ppo7.onnx`, trained by
+//!   `python -m hyle_entropy.train_ppo`) and its agent `PpoBot`.
 //! - [`NetBot`], and with `wnet` `WnetBot` and `PnetBot`: the agents, one move ahead over a
 //!   model (or one forward pass of a policy), no search.
 //! - [`BotEval`]: a searching bot's leaf evaluation, linear or n-tuple.
@@ -18,11 +23,15 @@
 //! tests that compare their moves and values with golden files (`weights/wnet7-golden.txt`) say
 //! so.
 
+pub mod actions;
 mod net;
 #[cfg(feature = "wnet")]
 pub mod networks;
 pub mod ntuple;
+pub mod observation;
 pub mod planes;
+#[cfg(feature = "wnet")]
+pub mod ppo;
 #[cfg(feature = "wnet")]
 mod wnet;
 
@@ -126,20 +135,33 @@ pub(crate) fn net_bot(name: &str, options: &str, seed: u64) -> Result<Box<dyn Bo
     }))
 }
 
+/// The path and bytes of `model=FILE`, the one option of a single-network bot; `None` without
+/// options (the shipped network).
+#[cfg(feature = "wnet")]
+fn model_option(name: &str, options: &str) -> Result<Option<(String, Vec<u8>)>, String> {
+    if options.is_empty() {
+        return Ok(None);
+    }
+    let Some(path) = options.strip_prefix("model=") else {
+        return Err(format!(
+            "{name} (bad option {options:?}: use model=FILE.onnx)"
+        ));
+    };
+    let bytes =
+        std::fs::read(path).map_err(|e| format!("{name} (cannot read model {path}: {e})"))?;
+    Ok(Some((path.to_owned(), bytes)))
+}
+
 /// The whole-board network agent, with the shipped network or `wnet:model=FILE` (an ONNX model
 /// written by `python -m hyle_entropy.board_net`).
 #[cfg(feature = "wnet")]
 pub(crate) fn wnet_bot(name: &str, options: &str, seed: u64) -> Result<Box<dyn Bot>, String> {
     use crate::learned::networks::BoardNet;
-    let net = if options.is_empty() {
-        BoardNet::shipped()
-    } else {
-        let Some(path) = options.strip_prefix("model=") else {
-            return Err(format!("{name} (bad option {options:?}: use model=FILE)"));
-        };
-        let bytes =
-            std::fs::read(path).map_err(|e| format!("{name} (cannot read model {path}: {e})"))?;
-        BoardNet::from_onnx(&bytes, 7).map_err(|e| format!("{name} ({path}: {e})"))?
+    let net = match model_option(name, options)? {
+        None => BoardNet::shipped(),
+        Some((path, bytes)) => {
+            BoardNet::from_onnx(&bytes, 7).map_err(|e| format!("{name} ({path}: {e})"))?
+        }
     };
     Ok(Box::new(WnetBot::new(name, net, seed)))
 }
@@ -182,6 +204,26 @@ pub(crate) fn pnet_bot(name: &str, options: &str, seed: u64) -> Result<Box<dyn B
         return Ok(Box::new(PnetBot::shipped(name, against_greedy, seed)));
     }
     Ok(Box::new(PnetBot::new(name, policies, against_greedy, seed)))
+}
+
+/// The PPO agent: the shipped policy, or `ppo:model=FILE.onnx` (a policy exported by
+/// `python -m hyle_entropy.train_ppo`).
+#[cfg(feature = "wnet")]
+pub(crate) fn ppo_bot(name: &str, options: &str, seed: u64) -> Result<Box<dyn Bot>, String> {
+    use crate::learned::ppo::{PpoBot, PpoNet};
+    let net = match model_option(name, options)? {
+        None => PpoNet::shipped(),
+        Some((path, bytes)) => {
+            PpoNet::from_onnx(&bytes).map_err(|e| format!("{name} ({path}: {e})"))?
+        }
+    };
+    Ok(Box::new(PpoBot::new(name, net, seed)))
+}
+
+/// Without the `wnet` feature there is no network runtime to run the agent with.
+#[cfg(not(feature = "wnet"))]
+pub(crate) fn ppo_bot(name: &str, _options: &str, _seed: u64) -> Result<Box<dyn Bot>, String> {
+    wnet_bot(name, _options, _seed)
 }
 
 /// Without the `wnet` feature there is no network runtime to run the agent with.

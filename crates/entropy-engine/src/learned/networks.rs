@@ -8,10 +8,11 @@ use tract_onnx::prelude::*;
 
 use super::planes::{board_input_count_with, board_inputs_with};
 
-type Plan = TypedSimplePlan;
+/// A model optimised for running.
+pub(super) type Plan = TypedSimplePlan;
 
 /// Reads and optimises an ONNX model for running.
-fn load_plan(bytes: &[u8]) -> Result<Arc<Plan>, String> {
+pub(super) fn load_plan(bytes: &[u8]) -> Result<Arc<Plan>, String> {
     tract_onnx::onnx()
         .model_for_read(&mut std::io::Cursor::new(bytes))
         .and_then(|model| model.into_optimized())

@@ -1,0 +1,244 @@
+//! Observations and masks.
+//!
+//! **Planes** (`f32`, the PufferLib plan's layout; 402 values for Entropy(7), in general
+//! N x C + C + N + 3 with C = N x N cells):
+//!
+//! | offset | values | meaning |
+//! |---|---|---|
+//! | `0 .. N*C` | N planes of C | `plane[k][cell] = 1` if the cell holds colour k + 1 |
+//! | `N*C .. N*C + C` | C | 1 where the cell is empty |
+//! | next N | N | chips of each colour left in the bag / N |
+//! | next | 1 | the drawn colour / N while Chaos places, else 0 |
+//! | next | 1 | 1 when Order is to move, 0 when Chaos is |
+//! | next | 1 | chips placed / C |
+//!
+//! **Compact** (`u8`, C + N + 3 values): each cell's colour (0 empty), the bag's counts, the
+//! drawn colour (0 if none), 1 if Order is to move, chips placed.
+//!
+//! **Gains** (`f32`, the planes then 3 C + C x 2(N-1) values, 1137 on 7x7): what the rules say
+//! each move does to the score now, in tens of points, for a policy that should not have to
+//! learn the scoring table before it can learn to play (see [`write_gains`]).
+
+use entropy_core::{line, Phase, Position, Size};
+
+use super::actions::{action_count, action_of, pass_action};
+use crate::eval::{for_each_touching_slide, replies_to_placements};
+
+/// Calls `f(row, column)` for every set bit of a one-byte-per-row bitboard.
+#[inline(always)]
+fn for_each_bit(mut bits: u64, mut f: impl FnMut(usize, usize)) {
+    while bits != 0 {
+        let at = bits.trailing_zeros() as usize;
+        bits &= bits - 1;
+        f(at / 8, at % 8);
+    }
+}
+
+/// The observation layouts.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum ObservationKind {
+    /// One-hot colour planes and scalars, `f32`.
+    Planes,
+    /// One byte per cell and scalars, `u8`.
+    Compact,
+    /// The planes, then every move's immediate effect on the score, `f32`.
+    Gains,
+}
+
+/// Values per observation (without an appended mask).
+pub fn observation_size(size: Size, kind: ObservationKind) -> usize {
+    let (n, c) = (size.side(), size.cells());
+    match kind {
+        ObservationKind::Planes => n * c + c + n + 3,
+        ObservationKind::Compact => c + n + 3,
+        ObservationKind::Gains => n * c + c + n + 3 + 3 * c + c * 2 * (n - 1),
+    }
+}
+
+/// Calls `f(cell, colour number)` for every chip on the board, cells numbered row by row
+/// (`row * N + column`), colours from 1.
+fn for_each_chip(position: &Position, mut f: impl FnMut(usize, usize)) {
+    let board = position.board();
+    let n = position.size().side();
+    for_each_bit(board.occupied_bits(), |r, col| {
+        f(r * n + col, (board.row_key(r) >> (3 * col) & 7) as usize);
+    });
+}
+
+/// Writes the planes observation.
+pub fn write_planes(position: &Position, out: &mut [f32]) {
+    let size = position.size();
+    let (n, c) = (size.side(), size.cells());
+    out.fill(0.0);
+    for_each_chip(position, |at, number| out[(number - 1) * c + at] = 1.0);
+    let empty = &mut out[n * c..n * c + c];
+    for_each_bit(position.board().vacant_bits(), |r, col| {
+        empty[r * n + col] = 1.0
+    });
+    let tail = &mut out[n * c + c..];
+    for_each_tail_number(position, |i, value, scale| {
+        tail[i] = f32::from(value) / scale as f32
+    });
+}
+
+/// The N + 3 numbers both layouts end with: `f(index, value, scale)` for each colour's chips in
+/// the bag (scale N), the drawn colour's number (0 if none; scale N), 1 if Order is to move
+/// (scale 1) and the chips placed (scale C). The planes divide each by its scale.
+fn for_each_tail_number(position: &Position, mut f: impl FnMut(usize, u8, usize)) {
+    let size = position.size();
+    let (n, c) = (size.side(), size.cells());
+    for colour in size.game_colours() {
+        f(colour.index(), position.bag().count(colour), n);
+    }
+    let drawn = match position.phase() {
+        Phase::Place(colour) => colour.number(),
+        _ => 0,
+    };
+    f(n, drawn, n);
+    f(n + 1, u8::from(position.phase() == Phase::Slide), 1);
+    f(n + 2, position.placed() as u8, c);
+}
+
+/// Writes the gains observation: the planes ([`write_planes`]), then, all in tens of points
+/// and relative to the score now:
+///
+/// | values | meaning |
+/// |---|---|
+/// | C | placing the drawn chip on the cell: the score after it (0 where occupied, or when Order is to move) |
+/// | C | placing it there: the score after Order's best reply to it, a slide or the pass (greedy Chaos's question) |
+/// | C | the most a slide ending on the cell gains (the threat map; 0 where none gains, or when Chaos is to move) |
+/// | C x 2(N-1) | each slide action ([`super::actions`]'s order): the score after it (when Order is to move; 0 for a slide that is not legal) |
+pub fn write_gains(position: &Position, out: &mut [f32]) {
+    let size = position.size();
+    let (n, c) = (size.side(), size.cells());
+    let planes = observation_size(size, ObservationKind::Planes);
+    write_planes(position, &mut out[..planes]);
+    let gains = &mut out[planes..];
+    gains.fill(0.0);
+    let score = position.score() as f32;
+    let tens = |after: u32| (after as f32 - score) / 10.0;
+    match position.phase() {
+        Phase::Place(drawn) => {
+            for cell in position.board().vacant_cells() {
+                let at = cell.row() * n + cell.column();
+                gains[at] = tens(position.score_after_place(cell, drawn));
+            }
+            for (cell, reply) in replies_to_placements(position, drawn) {
+                gains[c + cell.row() * n + cell.column()] = tens(reply);
+            }
+        }
+        Phase::Slide => {
+            let slides = &mut gains[3 * c..];
+            for mv in position.legal_moves().iter() {
+                if let entropy_core::Move::Slide { from, to } = *mv {
+                    let action = action_of(size, *mv).expect("a slide has an action") - c;
+                    slides[action] = tens(position.score_after_slide(from, to));
+                }
+            }
+            let threats = &mut gains[2 * c..3 * c];
+            for_each_touching_slide(position, |_, to, gain| {
+                let slot = &mut threats[to.row() * n + to.column()];
+                *slot = slot.max(gain as f32 / 10.0);
+            });
+        }
+        Phase::Draw | Phase::Over => {}
+    }
+}
+
+/// Writes the compact observation.
+pub fn write_compact(position: &Position, out: &mut [u8]) {
+    let c = position.size().cells();
+    out.fill(0);
+    for_each_chip(position, |at, number| out[at] = number as u8);
+    for_each_tail_number(position, |i, value, _| out[c + i] = value);
+}
+
+/// Writes the legal-action mask (all false when no player is to move).
+pub fn write_mask(position: &Position, mask: &mut [bool]) {
+    let size = position.size();
+    let (n, c) = (size.side(), size.cells());
+    debug_assert_eq!(mask.len(), action_count(size));
+    mask.fill(false);
+    let board = position.board();
+    match position.phase() {
+        Phase::Place(_) => for_each_bit(board.vacant_bits(), |r, col| mask[r * n + col] = true),
+        Phase::Slide => {
+            let per_cell = 2 * (n - 1);
+            for_each_bit(board.occupied_bits(), |r, col| {
+                let base = c + (r * n + col) * per_cell;
+                for q in line::bits(line::slides(n, board.row_occupancy(r), col)) {
+                    mask[base + q - usize::from(q > col)] = true;
+                }
+                for q in line::bits(line::slides(n, board.column_occupancy(col), r)) {
+                    mask[base + n - 1 + q - usize::from(q > r)] = true;
+                }
+            });
+            mask[pass_action(size)] = true;
+        }
+        Phase::Draw | Phase::Over => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use entropy_core::{Move, Size};
+    use rand::SeedableRng;
+
+    use super::*;
+    use crate::playout::random_move;
+
+    /// The gains observation, the slow way: every move played out and scored.
+    fn gains_by_playing(position: &Position) -> Vec<f32> {
+        let size = position.size();
+        let (n, c) = (size.side(), size.cells());
+        let planes = observation_size(size, ObservationKind::Planes);
+        let mut out = vec![0f32; observation_size(size, ObservationKind::Gains) - planes];
+        let score = position.score() as f32;
+        let tens = |after: &Position| (after.score() as f32 - score) / 10.0;
+        for mv in position.legal_moves().iter().copied() {
+            let after = position.after(mv).unwrap();
+            match mv {
+                Move::Place { cell, .. } => {
+                    let at = cell.row() * n + cell.column();
+                    out[at] = tens(&after);
+                    let best = after
+                        .legal_moves()
+                        .iter()
+                        .map(|&reply| tens(&after.after(reply).unwrap()))
+                        .fold(tens(&after), f32::max);
+                    out[c + at] = best;
+                }
+                Move::Slide { to, .. } => {
+                    out[3 * c + action_of(size, mv).unwrap() - c] = tens(&after);
+                    let threat = &mut out[2 * c + to.row() * n + to.column()];
+                    *threat = threat.max(tens(&after));
+                }
+                _ => {}
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn gains_are_the_scores_the_moves_make() {
+        for size in [Size::SEVEN, Size::FIVE] {
+            let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(9);
+            for _ in 0..3 {
+                let mut position = Position::new(size);
+                while !position.is_over() {
+                    if matches!(position.phase(), Phase::Slide | Phase::Place(_)) {
+                        let planes = observation_size(size, ObservationKind::Planes);
+                        let mut out = vec![0f32; observation_size(size, ObservationKind::Gains)];
+                        write_gains(&position, &mut out);
+                        let mut plain = vec![0f32; planes];
+                        write_planes(&position, &mut plain);
+                        assert_eq!(out[..planes], plain[..]);
+                        assert_eq!(out[planes..], gains_by_playing(&position)[..]);
+                    }
+                    let mv = random_move(&position, &mut rng);
+                    position.play_unchecked(mv);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,290 @@
+"""The PufferLib plan's CNN policy for Entropy, with the action mask and an action head laid
+out like the actions (``train_ppo`` trains it with PuffeRL; the Rust bot ``ppo`` plays its
+ONNX export).
+
+Input: one row per decision, the plan's 402 planes followed by the 638 mask values (the
+``EntropyPuffer`` observation, ``mask_in_observation=True``); 7x7 only. Output: the action
+logits (illegal actions at -1e9) and the value, the return expected from here (with the
+trainer's rewards: the score still to come over 50, negated for Chaos).
+
+The network is small on purpose (a few hundred thousand multiply-adds a decision), because
+PuffeRL's speed on 2 cores is the point:
+
+- **Inputs beyond the planes, computed inside the network** from them (so the ONNX export and
+  the Rust bot need nothing else): for every cell and every other cell of its row and column,
+  whether the two hold the same colour (24 planes: palindromes are nested equal pairs), whether
+  the cell holds the drawn colour, and whether the cell at each offset does (24 planes: where
+  the drawn chip would make pairs). The bag, the drawn colour, the phase and the progress enter
+  as a bias of the first layer.
+- **Trunk**: 1x1 convolutions with each row's and column's mean appended before each one (a
+  cell sees its lines, which is all that scores).
+- **Head**: a placement's logit is the placement map at the cell; a slide's is the sum of an
+  *arrival* map at the destination and a *leaving* map at the origin, both for the colour of
+  the chip that moves (gathered, not multiplied, so a decision costs 638 lookups); the pass has
+  its own logit from the pooled features. The value reads the pooled features and the scalars.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, Optional, Tuple
+
+import torch
+from torch import nn
+
+SIZE = 7
+CELLS = SIZE * SIZE
+COLOURS = SIZE
+PLANES_SIZE = COLOURS * CELLS + CELLS + COLOURS + 3  # 402
+TARGETS = 2 * (SIZE - 1)  # slide targets per cell
+ACTIONS = CELLS + CELLS * TARGETS + 1  # 638
+GAINS_SIZE = 3 * CELLS + CELLS * TARGETS  # 735: the gains observation after the planes
+OBSERVATION_SIZE = PLANES_SIZE + ACTIONS  # 1040
+
+
+def observation_size(gains: bool) -> int:
+    """Values per row the policy reads: the planes, the gains if it reads them, the mask."""
+    return PLANES_SIZE + (GAINS_SIZE if gains else 0) + ACTIONS
+SCALARS = COLOURS + COLOURS + 2  # bag, drawn colour one-hot, phase, progress
+ILLEGAL = -1e9
+
+
+def slide_cells() -> Tuple[torch.Tensor, torch.Tensor]:
+    """Each slide action's origin and destination cells (the action layout: slide target j of a
+    cell is the j-th other cell of its row left to right, then of its column top to bottom)."""
+    origin, destination = [], []
+    for cell in range(CELLS):
+        row, column = divmod(cell, SIZE)
+        others = [row * SIZE + c for c in range(SIZE) if c != column]
+        others += [r * SIZE + column for r in range(SIZE) if r != row]
+        origin += [cell] * TARGETS
+        destination += others
+    return torch.tensor(origin), torch.tensor(destination)
+
+
+def offset_cells() -> torch.Tensor:
+    """``(cells x 4 (SIZE-1))``: for every cell, the cell d = 1 .. SIZE-1 away to its right,
+    left, below and above (in that order), or ``CELLS`` (a sentinel) off the board."""
+    out = []
+    for cell in range(CELLS):
+        row, column = divmod(cell, SIZE)
+        for dr, dc in ((0, 1), (0, -1), (1, 0), (-1, 0)):
+            for d in range(1, SIZE):
+                r, c = row + dr * d, column + dc * d
+                out.append(r * SIZE + c if 0 <= r < SIZE and 0 <= c < SIZE else CELLS)
+    return torch.tensor(out)
+
+
+class LineMix(nn.Module):
+    """A layer over cell features ``(n, cells, width)`` in which every cell sees its row's and
+    its column's mean: ``relu(A x + B rowmean + C colmean)``, the means' terms computed once
+    per line and broadcast."""
+
+    def __init__(self, inputs: int, outputs: int):
+        super().__init__()
+        self.cell = nn.Linear(inputs, outputs)
+        self.row = nn.Linear(inputs, outputs, bias=False)
+        self.column = nn.Linear(inputs, outputs, bias=False)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        n = x.shape[0]
+        grid = x.reshape(n, SIZE, SIZE, -1)
+        rows = self.row(grid.mean(dim=2))[:, :, None, :]  # (n, row, 1, out)
+        columns = self.column(grid.mean(dim=1))[:, None, :, :]  # (n, 1, column, out)
+        return (self.cell(grid) + rows + columns).reshape(n, CELLS, -1)
+
+
+class EntropyPolicy(nn.Module):
+    """The CNN policy (see the module's doc). ``channels`` wide, ``blocks`` line-mixing
+    layers deep; cell features are kept as ``(n, cells, channels)``, so every layer is one
+    matrix product."""
+
+    def __init__(self, channels: int = 32, blocks: int = 2, hidden: int = 64, gains: int = 0):
+        super().__init__()
+        self.channels, self.blocks_count, self.hidden, self.gains = channels, blocks, hidden, bool(gains)
+        inputs = COLOURS + 1 + 1 + 8 * (SIZE - 1) + (3 if gains else 0)
+        self.stem = nn.Linear(inputs, channels)
+        self.scalars = nn.Linear(SCALARS, channels)
+        self.blocks = nn.ModuleList([LineMix(channels, channels) for _ in range(blocks)])
+        self.heads = LineMix(channels, 1 + 2 * COLOURS)  # placement, arrival, leaving
+        self.passing = nn.Linear(channels + SCALARS, 1)
+        self.value = nn.Sequential(nn.Linear(channels + SCALARS, hidden), nn.ReLU(), nn.Linear(hidden, 1))
+        # With gains: a learned weight on each action's own gain (placement now, Order's best
+        # reply to it, slide now), added to the logits the trunk gives.
+        self.gain_weights = nn.Parameter(torch.zeros(3))
+        # The untrained policy is uniform over the legal actions (the random bot).
+        for layer in (self.heads.cell, self.heads.row, self.heads.column, self.passing):
+            nn.init.zeros_(layer.weight)
+            if layer.bias is not None:
+                nn.init.zeros_(layer.bias)
+        origin, destination = slide_cells()
+        self.register_buffer("origin", origin, persistent=False)
+        self.register_buffer("destination", destination, persistent=False)
+        self.register_buffer("offsets", offset_cells(), persistent=False)
+        self.register_buffer("numbers", torch.arange(1, COLOURS + 1, dtype=torch.float32), persistent=False)
+
+    def config(self) -> Dict[str, int]:
+        """The constructor's arguments (saved beside the weights)."""
+        return {"channels": self.channels, "blocks": self.blocks_count, "hidden": self.hidden, "gains": int(self.gains)}
+
+    def logits_and_value(self, observations: torch.Tensor) -> Tuple[torch.Tensor, torch.Tensor]:
+        """``(n, observation_size(gains))`` observations to ``(n, 638)`` masked logits and
+        ``(n, 1)`` values."""
+        n = observations.shape[0]
+        obs = observations.float()
+        colours = obs[:, : COLOURS * CELLS].reshape(n, COLOURS, CELLS).transpose(1, 2)  # (n, cells, colours)
+        empty = obs[:, COLOURS * CELLS : COLOURS * CELLS + CELLS]
+        tail = obs[:, COLOURS * CELLS + CELLS : PLANES_SIZE]
+        bag, drawn_scalar, phase_progress = tail[:, :COLOURS], tail[:, COLOURS : COLOURS + 1], tail[:, COLOURS + 1 :]
+        # Colours as numbers (0 empty), and the drawn colour's number (0 when none).
+        number = colours @ self.numbers  # (n, cells)
+        drawn_number = torch.round(drawn_scalar * SIZE)  # (n, 1)
+        drawn = (drawn_number == self.numbers).float()  # one-hot (n, colours)
+        scalars = torch.cat([bag, drawn, phase_progress], dim=1)
+        holds_drawn = ((number == drawn_number) & (drawn_number > 0)).float()
+        # Every cell's partners along its lines (off the board: -1, which no colour equals).
+        padded = torch.cat([number, -torch.ones_like(number[:, :1])], dim=1)
+        partners = padded.index_select(1, self.offsets).reshape(n, CELLS, 4 * (SIZE - 1))
+        same = ((partners == number[:, :, None]) & (number[:, :, None] > 0)).float()
+        drawn_pairs = ((partners == drawn_number[:, :, None]) & (drawn_number[:, :, None] > 0)).float() * empty[:, :, None]
+        parts = [colours, empty[:, :, None], holds_drawn[:, :, None], same, drawn_pairs]
+        if self.gains:
+            gains = obs[:, PLANES_SIZE : PLANES_SIZE + GAINS_SIZE]
+            per_cell = gains[:, : 3 * CELLS].reshape(n, 3, CELLS).transpose(1, 2)  # placement, reply, threat
+            parts.append(per_cell)
+        features = torch.cat(parts, dim=2)
+        x = torch.relu(self.stem(features) + self.scalars(scalars)[:, None, :])
+        for block in self.blocks:
+            x = torch.relu(block(x)) + x
+        pooled = torch.cat([x.mean(dim=1), scalars], dim=1)
+
+        heads = self.heads(x)  # (n, cells, 1 + 2 colours)
+        place = heads[:, :, 0]
+        arrive = heads[:, :, 1 : 1 + COLOURS].reshape(n, CELLS * COLOURS)
+        leave = heads[:, :, 1 + COLOURS :].reshape(n, CELLS * COLOURS)
+        # The colour of the chip each slide moves (0 for an empty origin, whose slides are illegal).
+        moving = (number.index_select(1, self.origin) - 1).clamp(min=0).long()
+        slides = arrive.gather(1, self.destination * COLOURS + moving) + leave.gather(1, self.origin * COLOURS + moving)
+        if self.gains:
+            w = self.gain_weights
+            place = place + w[0] * per_cell[:, :, 0] + w[1] * per_cell[:, :, 1]
+            slides = slides + w[2] * gains[:, 3 * CELLS :]
+        logits = torch.cat([place, slides, self.passing(pooled)], dim=1)
+        start = PLANES_SIZE + (GAINS_SIZE if self.gains else 0)
+        mask = obs[:, start : start + ACTIONS] > 0.5
+        logits = torch.where(mask, logits, torch.full_like(logits, ILLEGAL))
+        return logits, self.value(pooled)
+
+    # PuffeRL's policy interface: forward (training) and forward_eval (collection).
+    def forward(self, observations: torch.Tensor, state: Optional[Dict[str, Any]] = None):
+        return self.logits_and_value(observations)
+
+    def forward_eval(self, observations: torch.Tensor, state: Optional[Dict[str, Any]] = None):
+        return self.logits_and_value(observations)
+
+
+class ExportedPolicy(nn.Module):
+    """The policy as the Rust bot runs it: observations in, masked logits and value out."""
+
+    def __init__(self, policy: EntropyPolicy):
+        super().__init__()
+        self.policy = policy
+
+    def forward(self, observations: torch.Tensor):
+        return self.policy.logits_and_value(observations)
+
+
+def export_onnx(policy: EntropyPolicy, path: str) -> None:
+    """Writes the policy as ONNX (input ``observations`` (batch, 1040), or 1775 with gains,
+    float32; outputs
+    ``logits`` (batch, 638) and ``value`` (batch, 1)), for tract."""
+    import warnings
+
+    policy = policy.eval()
+    example = torch.zeros(1, observation_size(policy.gains))
+    # The TorchScript exporter (dynamo=False) still writes what tract reads; torch 2.9 warns
+    # that it is deprecated.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        _export(policy, example, path)
+
+
+def _export(policy: EntropyPolicy, example: torch.Tensor, path: str) -> None:
+    torch.onnx.export(
+        ExportedPolicy(policy),
+        (example,),
+        path,
+        input_names=["observations"],
+        output_names=["logits", "value"],
+        dynamic_axes={"observations": {0: "batch"}, "logits": {0: "batch"}, "value": {0: "batch"}},
+        opset_version=17,
+        dynamo=False,
+    )
+
+
+def load_policy(path: str) -> EntropyPolicy:
+    """A policy saved by ``train_ppo`` (its ``policy.pt``: config and weights)."""
+    saved = torch.load(path, map_location="cpu", weights_only=True)
+    policy = EntropyPolicy(**saved["config"])
+    policy.load_state_dict(saved["weights"])
+    return policy.eval()
+
+
+def write_golden(policy: EntropyPolicy, path: str, games: int = 8, seed: int = 7) -> int:
+    """Writes ``position<TAB>action<TAB>logit`` lines: the policy's most likely legal action and
+    its logit in the positions of ``games`` games of the policy (sampling its moves) against the
+    random bot in each role, leaving out near ties (the two best logits closer than 1e-3),
+    for the Rust bot's same-move test. Returns the number of lines."""
+    from hyle_entropy.vector import EntropyVecEnv
+
+    generator = torch.Generator().manual_seed(seed)
+    lines = []
+    for role in ("order", "chaos"):
+        env = EntropyVecEnv(
+            num_envs=games,
+            role=role,
+            opponent="random",
+            seed=seed,
+            autoreset=False,
+            mask_in_observation=True,
+            observation="gains" if policy.gains else "planes",
+        )
+        obs = env.reset()
+        while not env.terminals.all():
+            with torch.no_grad():
+                logits, _ = policy.logits_and_value(torch.from_numpy(obs))
+            top = logits.topk(2, dim=1)
+            for i in range(games):
+                if env.terminals[i]:
+                    continue
+                if float(top.values[i, 0] - top.values[i, 1]) >= 1e-3:
+                    lines.append(f"{env.get_state(i)}\t{int(top.indices[i, 0])}\t{float(top.values[i, 0]):.6f}")
+            probs = torch.softmax(logits, dim=1)
+            actions = torch.multinomial(probs, 1, generator=generator).squeeze(1)
+            env.step(actions.numpy())
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    return len(lines)
+
+
+def main(argv: Optional[list] = None) -> int:
+    import argparse
+
+    parser = argparse.ArgumentParser(
+        prog="python -m hyle_entropy.ppo_policy",
+        description="Exports a policy saved by train_ppo (policy.pt) as ONNX for the Rust bot `ppo`, and writes the same-move golden file.",
+    )
+    parser.add_argument("policy", help="policy.pt written by train_ppo")
+    parser.add_argument("--onnx", help="write the ONNX model here (e.g. crates/entropy-engine/weights/ppo7.onnx)")
+    parser.add_argument("--golden", help="write the same-move golden file here (e.g. crates/entropy-engine/weights/ppo7-golden.txt)")
+    args = parser.parse_args(argv)
+    policy = load_policy(args.policy)
+    if args.onnx:
+        export_onnx(policy, args.onnx)
+        print(f"wrote {args.onnx}")
+    if args.golden:
+        print(f"wrote {args.golden}: {write_golden(policy, args.golden)} positions")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,403 @@
+"""Trains the PufferLib plan's CNN policy for Entropy by PPO with PufferLib's own trainer
+(``pufferlib.pufferl.PuffeRL``) on the Rust environment, on CPU.
+
+    pip install "hyle-entropy[puffer]"      # pufferlib-core, torch, onnx, matplotlib
+    python -m hyle_entropy.train_ppo --minutes 120 --out runs/ppo
+
+The plan's curriculum (random opponents, then greedy ones; ``entropy.ini``'s [curriculum]),
+one policy for both roles. Every ``eval.interval`` seconds it plays ``eval.games`` games in each
+role against greedy (the plan's benchmark: > 100 as Order, < 50 conceded as Chaos), prints a
+progress line, appends the learning curve to ``OUT/curve.csv`` (and redraws ``OUT/curve.png``),
+and saves ``OUT/checkpoint.pt`` (weights, optimizer, steps, curve), ``OUT/policy.pt`` and
+``OUT/ppo.onnx`` (the Rust bot ``ppo`` plays it). Run the same command again to resume an
+interrupted run from its checkpoint (``--fresh`` starts over).
+
+Steps per second count agent decisions (each with the opponent's reply, played in Rust),
+collection and learning together, over the training's wall time (evaluations excluded, and
+reported apart).
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import configparser
+import csv
+import math
+import sys
+import time
+import warnings
+from pathlib import Path
+from typing import Any, Dict, List, Optional, Tuple
+
+import numpy as np
+
+CONFIG = Path(__file__).with_name("entropy.ini")
+CURVE_FIELDS = [
+    "steps",
+    "train_seconds",
+    "wall_seconds",
+    "stage",
+    "score_as_order",
+    "order_ci",
+    "conceded_as_chaos",
+    "chaos_ci",
+    "steps_per_second",
+]
+
+
+def literal(text: str) -> Any:
+    """An ini value as Python reads it (numbers, booleans), else the text."""
+    try:
+        return ast.literal_eval(text)
+    except (ValueError, SyntaxError):
+        return text
+
+
+def load_config(path: Path, overrides: List[str]) -> Dict[str, Dict[str, Any]]:
+    """The ini file as nested dicts, with ``section.key=value`` overrides applied."""
+    parser = configparser.ConfigParser(inline_comment_prefixes=("#",))
+    parser.optionxform = str  # keys keep their case ("0.03" stays a key)
+    if not parser.read(path):
+        raise SystemExit(f"train_ppo: cannot read the config {path}")
+    config = {section: {k: literal(v) for k, v in parser[section].items()} for section in parser.sections()}
+    for item in overrides:
+        key, sep, value = item.partition("=")
+        section, dot, name = key.partition(".")
+        if not sep or not dot or section not in config:
+            raise SystemExit(f"train_ppo: --set {item!r}: use SECTION.KEY=VALUE with a section of {path.name}")
+        config[section][name] = literal(value)
+    return config
+
+
+def curriculum(config: Dict[str, Dict[str, Any]]) -> List[Tuple[float, List[str]]]:
+    """The stages: (share of total_timesteps from which it applies, opponent per sub-env)."""
+    subenvs = int(config["env"]["subenvs"])
+    stages = []
+    for start, names in config["curriculum"].items():
+        opponents = str(names).split()
+        if len(opponents) != subenvs:
+            raise SystemExit(f"train_ppo: curriculum stage {start} names {len(opponents)} opponents for {subenvs} sub-environments")
+        stages.append((float(start), opponents))
+    stages.sort()
+    if not stages or stages[0][0] != 0.0:
+        raise SystemExit("train_ppo: the curriculum needs a stage from 0.0")
+    return stages
+
+
+def stage_at(stages: List[Tuple[float, List[str]]], share: float) -> int:
+    """The index of the stage that applies at this share of the run."""
+    return max(i for i, (start, _) in enumerate(stages) if share >= start)
+
+
+def evaluate(policy: Any, games: int, opponent: str, seed: int) -> Dict[str, Tuple[float, float]]:
+    """The policy's mean final score as Order and conceded as Chaos against ``opponent``, with
+    the half-width of each mean's 95% interval, its most likely legal action played."""
+    import torch
+
+    from hyle_entropy.vector import EntropyVecEnv
+
+    out = {}
+    for role in ("order", "chaos"):
+        env = EntropyVecEnv(
+            num_envs=games,
+            role=role,
+            opponent=opponent,
+            seed=seed,
+            autoreset=False,
+            mask_in_observation=True,
+            observation="gains" if policy.gains else "planes",
+        )
+        obs = env.reset()
+        done = np.zeros(games, dtype=bool)
+        while not done.all():
+            with torch.no_grad():
+                logits, _ = policy.logits_and_value(torch.from_numpy(obs))
+            env.step(logits.argmax(dim=1).numpy())
+            done |= env.terminals
+        # Finished games keep their final board until a reset.
+        scores = np.array([env.native.score(i) for i in range(games)], dtype=float)
+        half = 1.96 * scores.std(ddof=1) / math.sqrt(games) if games > 1 else float("nan")
+        out[role] = (float(scores.mean()), float(half))
+    return out
+
+
+class Run:
+    """One training run's files under ``out``: the checkpoint, the curve, the exports."""
+
+    def __init__(self, out: Path):
+        self.out = out
+        out.mkdir(parents=True, exist_ok=True)
+        self.checkpoint = out / "checkpoint.pt"
+        self.curve_csv = out / "curve.csv"
+        self.curve_png = out / "curve.png"
+
+    def save(self, trainer: Any, policy: Any, rows: List[Dict[str, Any]], train_seconds: float, stage: int) -> None:
+        """The checkpoint (written to a temporary file, then renamed), the policy and ONNX."""
+        import torch
+
+        from hyle_entropy.ppo_policy import export_onnx
+
+        state = {
+            "config": policy.config(),
+            "weights": policy.state_dict(),
+            "optimizer": trainer.optimizer.state_dict(),
+            "scheduler": trainer.scheduler.state_dict(),
+            "global_step": trainer.global_step,
+            "epoch": trainer.epoch,
+            "train_seconds": train_seconds,
+            "stage": stage,
+            "rows": rows,
+            "torch_rng": torch.get_rng_state(),
+        }
+        torch.save(state, str(self.checkpoint) + ".tmp")
+        Path(str(self.checkpoint) + ".tmp").replace(self.checkpoint)
+        torch.save({"config": policy.config(), "weights": policy.state_dict()}, self.out / "policy.pt")
+        export_onnx(policy, str(self.out / "ppo.onnx"))
+
+    def write_curve(self, rows: List[Dict[str, Any]]) -> None:
+        """The learning curve as CSV, and as PNG where matplotlib is installed."""
+        with open(self.curve_csv, "w", newline="") as f:
+            writer = csv.DictWriter(f, fieldnames=CURVE_FIELDS)
+            writer.writeheader()
+            writer.writerows(rows)
+        plot_curve(rows, self.curve_png)
+
+
+def plot_curve(rows: List[Dict[str, Any]], path: Path) -> None:
+    """Score as Order and conceded as Chaos against the evaluation opponent, by minute."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return
+    minutes = [r["train_seconds"] / 60 for r in rows]
+    fig, ax = plt.subplots(figsize=(7, 4))
+    for key, ci, label in (("score_as_order", "order_ci", "as Order (higher is better)"), ("conceded_as_chaos", "chaos_ci", "conceded as Chaos (lower is better)")):
+        y = np.array([r[key] for r in rows])
+        e = np.array([r[ci] for r in rows])
+        ax.plot(minutes, y, marker="o", label=label)
+        ax.fill_between(minutes, y - e, y + e, alpha=0.2)
+    ax.axhline(100, color="grey", linestyle=":", linewidth=1)
+    ax.axhline(50, color="grey", linestyle=":", linewidth=1)
+    ax.set_xlabel("training minutes (2 CPU cores)")
+    ax.set_ylabel("final score against greedy")
+    ax.set_title("PPO (PuffeRL) on Entropy: the plan's benchmark lines at 100 and 50")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+def policy_settings(config: Dict[str, Dict[str, Any]]) -> Dict[str, int]:
+    """The policy's constructor arguments: [policy], and whether it reads the gains."""
+    observation = str(config["env"]["observation"])
+    if observation not in ("planes", "gains"):
+        raise SystemExit(f"train_ppo: env.observation {observation!r}: use planes or gains")
+    return dict({k: int(v) for k, v in config["policy"].items()}, gains=int(observation == "gains"))
+
+
+def make_vecenv(config: Dict[str, Dict[str, Any]], opponents: List[str], seed: int) -> Any:
+    """PufferLib's Serial vector over ``subenvs`` EntropyPuffer environments, one opponent each."""
+    import pufferlib.vector
+
+    from hyle_entropy.pufferlib_env import EntropyPuffer
+
+    env = config["env"]
+    subenvs = int(env["subenvs"])
+    if int(env["num_envs"]) % subenvs:
+        raise SystemExit(f"train_ppo: env.num_envs {env['num_envs']} is not a multiple of env.subenvs {subenvs}")
+    # A sub-environment against the pool ("self") starts against a built-in bot: set_stage
+    # gives it the pool.
+    kwargs = [
+        dict(
+            num_envs=int(env["num_envs"]) // subenvs,
+            role=env["role"],
+            opponent="random" if opponent == "self" else opponent,
+            reward_illegal=float(env["reward_illegal"]),
+            reward_shaping=float(env["reward_shaping"]),
+            reward_final=float(env["reward_final"]),
+            observation=str(env["observation"]),
+        )
+        for opponent in opponents
+    ]
+    return pufferlib.vector.make(
+        [EntropyPuffer] * subenvs, env_args=[[]] * subenvs, env_kwargs=kwargs, backend=pufferlib.vector.Serial, num_envs=subenvs, seed=seed
+    )
+
+
+def set_stage(vecenv: Any, opponents: List[str], seed: int, pool: Any) -> None:
+    """Gives each sub-environment its opponent of the stage (games restart where it changes);
+    ``"self"`` plays the pool of past selves."""
+    for i, (env, opponent) in enumerate(zip(vecenv.envs, opponents, strict=True)):
+        if env.opponent != opponent:
+            env.set_opponent(opponent, seed + 7919 * i, pool=pool)
+
+
+def frozen_player(policy: Any, seed: int) -> Any:
+    """A frozen copy of the policy as the pool plays it: observations in, actions sampled from
+    its distribution out (so that past selves vary their play as the learner does)."""
+    import torch
+
+    from hyle_entropy.ppo_policy import EntropyPolicy
+
+    frozen = EntropyPolicy(**policy.config())
+    frozen.load_state_dict(policy.state_dict())
+    frozen.eval()
+    generator = torch.Generator().manual_seed(seed)
+
+    def act(observations: np.ndarray) -> np.ndarray:
+        with torch.no_grad():
+            logits, _ = frozen.logits_and_value(torch.from_numpy(observations))
+            return torch.multinomial(torch.softmax(logits, dim=1), 1, generator=generator).squeeze(1).numpy()
+
+    return act
+
+
+def trainer_class() -> Any:
+    """PuffeRL with a one-line progress report instead of its full-screen dashboard."""
+    import pufferlib.pufferl
+
+    class Trainer(pufferlib.pufferl.PuffeRL):
+        def __init__(self, config: Dict[str, Any], vecenv: Any, policy: Any):
+            if config["compile"]:
+                # PuffeRL compiles the training pass; collection calls forward_eval, which
+                # it leaves as it is.
+                import torch
+
+                policy.forward_eval = torch.compile(policy.forward, mode=config["compile_mode"])
+            super().__init__(config, vecenv, policy)
+
+        def print_dashboard(self, *args: Any, **kwargs: Any) -> None:
+            pass
+
+    return Trainer
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m hyle_entropy.train_ppo",
+        description=__doc__.split("\n\n")[0],
+        epilog=__doc__.split("\n\n", 1)[1],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--out", type=Path, default=Path("runs/ppo"), help="directory of the run's files (default runs/ppo)")
+    parser.add_argument("--minutes", type=float, default=120.0, help="stop after this much training wall time (default 120); the run also ends at train.total_timesteps")
+    parser.add_argument("--config", type=Path, default=CONFIG, help="the ini file (default: the package's entropy.ini)")
+    parser.add_argument("--set", action="append", default=[], metavar="SECTION.KEY=VALUE", help="override one config value (repeatable), e.g. --set train.learning_rate=0.001")
+    parser.add_argument("--fresh", action="store_true", help="start over even where OUT holds a checkpoint")
+    parser.add_argument("--threads", type=int, default=2, help="torch threads (default 2: the machine's cores)")
+    args = parser.parse_args(argv)
+
+    try:
+        import torch
+        import pufferlib.pufferl  # noqa: F401
+    except ImportError as e:
+        print(f"train_ppo: {e}; install the training extra: pip install \"hyle-entropy[puffer]\"", file=sys.stderr)
+        return 2
+
+    from hyle_entropy.ppo_policy import EntropyPolicy
+
+    # PuffeRL enters CPU autocast with float32, which torch declines with a warning each time.
+    warnings.filterwarnings("ignore", message="In CPU autocast")
+    config = load_config(args.config, args.set)
+    stages = curriculum(config)
+    seed = int(config["base"]["seed"])
+    # PuffeRL's own checkpoints (at the end of train.total_timesteps) go beside ours.
+    train = dict(config["train"], env="entropy", seed=seed, data_dir=str(args.out / "pufferl"))
+    total = int(train["total_timesteps"])
+    torch.set_num_threads(args.threads)
+    torch.manual_seed(seed)
+
+    run = Run(args.out)
+    policy = EntropyPolicy(**policy_settings(config))
+    resumed = None
+    if run.checkpoint.exists() and not args.fresh:
+        resumed = torch.load(run.checkpoint, map_location="cpu", weights_only=False)
+        if resumed["config"] != policy.config():
+            raise SystemExit(f"train_ppo: {run.checkpoint} holds a policy {resumed['config']}, the config asks for {policy.config()}: use --fresh or another --out")
+        policy.load_state_dict(resumed["weights"])
+        torch.set_rng_state(resumed["torch_rng"])
+
+    stage = resumed["stage"] if resumed else 0
+    # Each resume draws new deals (the seed moves on with the steps already played).
+    env_seed = seed * 1_000_003 + (resumed["global_step"] if resumed else 0)
+    vecenv = make_vecenv(config, stages[stage][1], env_seed)
+    # Past selves: a snapshot at every evaluation (a resumed run starts the pool afresh).
+    from hyle_entropy.selfplay import OpponentPool
+
+    pool = OpponentPool(int(config["selfplay"]["pool"]), seed)
+    pool.add(frozen_player(policy, seed))
+    set_stage(vecenv, stages[stage][1], env_seed, pool)
+    trainer = trainer_class()(train, vecenv, policy)
+    rows: List[Dict[str, Any]] = []
+    train_seconds = 0.0
+    if resumed:
+        trainer.optimizer.load_state_dict(resumed["optimizer"])
+        trainer.scheduler.load_state_dict(resumed["scheduler"])
+        trainer.global_step, trainer.epoch = resumed["global_step"], resumed["epoch"]
+        rows, train_seconds = resumed["rows"], resumed["train_seconds"]
+        print(f"train_ppo: resuming {run.checkpoint} at {trainer.global_step:,} steps, {train_seconds / 60:.1f} training minutes", flush=True)
+
+    eval_cfg = config["eval"]
+    interval = float(eval_cfg["interval"])
+    started = time.time()
+    wall_before = rows[-1]["wall_seconds"] if rows else 0.0
+
+    def checkpoint() -> None:
+        policy.eval()
+        t = time.time()
+        result = evaluate(policy, int(eval_cfg["games"]), str(eval_cfg["opponent"]), int(eval_cfg["seed"]))
+        policy.train()
+        (order, order_ci), (chaos, chaos_ci) = result["order"], result["chaos"]
+        sps = trainer.global_step / train_seconds if train_seconds else 0.0
+        row = {
+            "steps": trainer.global_step,
+            "train_seconds": round(train_seconds, 1),
+            "wall_seconds": round(wall_before + time.time() - started, 1),
+            "stage": stage,
+            "score_as_order": round(order, 2),
+            "order_ci": round(order_ci, 2),
+            "conceded_as_chaos": round(chaos, 2),
+            "chaos_ci": round(chaos_ci, 2),
+            "steps_per_second": round(sps),
+        }
+        rows.append(row)
+        pool.add(frozen_player(policy, seed + len(rows)))
+        run.write_curve(rows)
+        run.save(trainer, policy, rows, train_seconds, stage)
+        print(
+            f"{train_seconds / 60:6.1f} min  {trainer.global_step:>11,} steps  {sps:>7,.0f} steps/s  stage {stage}  "
+            f"vs {eval_cfg['opponent']}: as Order {order:6.1f} ± {order_ci:.1f}  conceded as Chaos {chaos:6.1f} ± {chaos_ci:.1f}  "
+            f"(evaluation {time.time() - t:.1f} s)",
+            flush=True,
+        )
+
+    if not rows:
+        checkpoint()
+    next_eval = train_seconds + interval
+    deadline = args.minutes * 60
+    while trainer.global_step < total and train_seconds < deadline:
+        wanted = stage_at(stages, trainer.global_step / total)
+        if wanted != stage:
+            stage = wanted
+            set_stage(vecenv, stages[stage][1], env_seed + stage, pool)
+            print(f"train_ppo: stage {stage} from {trainer.global_step:,} steps: opponents {' '.join(stages[stage][1])}", flush=True)
+        t = time.time()
+        trainer.evaluate()
+        trainer.train()
+        train_seconds += time.time() - t
+        if train_seconds >= next_eval:
+            checkpoint()
+            next_eval = train_seconds + interval
+    if rows[-1]["steps"] != trainer.global_step:
+        checkpoint()
+    trainer.utilization.stop()
+    print(f"train_ppo: {trainer.global_step:,} steps in {train_seconds / 60:.1f} training minutes ({trainer.global_step / max(train_seconds, 1e-9):,.0f} steps/s); files in {run.out}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,88 @@
+"""PPO with PufferLib's trainer: the policy's mask and action layout, a short smoke training
+that writes its curve and checkpoint and resumes from it, and the config's checks. Skipped
+where torch or pufferlib-core is missing (``pip install "hyle-entropy[puffer]"``)."""
+
+import csv
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("pufferlib.pufferl")
+
+from hyle_entropy import train_ppo  # noqa: E402
+from hyle_entropy.ppo_policy import ACTIONS, EntropyPolicy, load_policy, observation_size, slide_cells  # noqa: E402
+from hyle_entropy.vector import EntropyVecEnv  # noqa: E402
+
+
+@pytest.mark.parametrize("observation", ["planes", "gains"])
+def test_the_policy_gives_legal_actions_only_and_starts_uniform(observation):
+    gains = observation == "gains"
+    env = EntropyVecEnv(num_envs=16, role="random", opponent="random", seed=3, mask_in_observation=True, observation=observation)
+    obs = env.reset()
+    policy = EntropyPolicy(channels=8, blocks=1, hidden=8, gains=int(gains))
+    with torch.no_grad():
+        for _ in range(60):
+            assert obs.shape == (16, observation_size(gains))
+            logits, value = policy(torch.from_numpy(obs))
+            assert logits.shape == (16, ACTIONS) and value.shape == (16, 1)
+            legal = logits > -1e8
+            assert np.array_equal(legal.numpy(), env.masks)
+            # Untrained, every legal action has the same logit: the random bot.
+            spread = torch.where(legal, logits, torch.zeros_like(logits)).abs().amax(dim=1)
+            assert float(spread.max()) == 0.0
+            probs = torch.softmax(logits, dim=1)
+            actions = torch.multinomial(probs, 1).squeeze(1).numpy()
+            obs, _, _, _ = env.step(actions)
+    assert env.stats()["illegal"] == 0
+
+
+def test_slide_cells_follow_the_action_layout():
+    # Action 49 + 0 is cell 0's first target (its right neighbour); the last slide is cell 48's
+    # last target (the cell above it).
+    origin, destination = slide_cells()
+    assert len(origin) == ACTIONS - 49 - 1
+    assert (int(origin[0]), int(destination[0])) == (0, 1)
+    assert (int(origin[-1]), int(destination[-1])) == (48, 41)
+
+
+def test_a_short_training_writes_its_files_and_resumes(tmp_path):
+    small = [
+        "env.num_envs=64",
+        "env.subenvs=2",
+        "policy.channels=8",
+        "policy.blocks=1",
+        "policy.hidden=8",
+        "train.compile=False",
+        "train.bptt_horizon=16",
+        "train.minibatch_size=512",
+        "train.max_minibatch_size=512",
+        "train.total_timesteps=8192",
+        "eval.games=8",
+        "eval.interval=1000",
+    ]
+    args = ["--out", str(tmp_path), "--minutes", "5", "--threads", "1"]
+    for item in small + ["curriculum.0.0=random greedy", "curriculum.0.03=greedy greedy", "curriculum.0.1=greedy greedy"]:
+        args += ["--set", item]
+    assert train_ppo.main(args) == 0
+    rows = list(csv.DictReader(open(tmp_path / "curve.csv")))
+    assert [int(r["steps"]) for r in rows][0] == 0
+    first_end = int(rows[-1]["steps"])
+    assert first_end >= 8192
+    for name in ("checkpoint.pt", "policy.pt", "ppo.onnx", "curve.png"):
+        assert (tmp_path / name).exists(), name
+    policy = load_policy(str(tmp_path / "policy.pt"))
+    assert policy.config() == {"channels": 8, "blocks": 1, "hidden": 8, "gains": 1}
+    # The same command with a larger budget resumes from the checkpoint.
+    longer = [a.replace("train.total_timesteps=8192", "train.total_timesteps=16384") for a in args]
+    assert train_ppo.main(longer) == 0
+    rows = list(csv.DictReader(open(tmp_path / "curve.csv")))
+    assert int(rows[-1]["steps"]) >= 16384 > first_end
+    assert [int(r["steps"]) for r in rows] == sorted(int(r["steps"]) for r in rows)
+
+
+def test_bad_configs_are_refused_with_the_reason(tmp_path):
+    with pytest.raises(SystemExit, match="SECTION.KEY=VALUE"):
+        train_ppo.main(["--out", str(tmp_path), "--set", "learning_rate=1"])
+    with pytest.raises(SystemExit, match="names 1 opponents for 8"):
+        train_ppo.main(["--out", str(tmp_path), "--set", "curriculum.0.5=greedy"])
