@@ -45,12 +45,19 @@ impl Owned {
     }
 }
 
-/// Plays random legal actions (from the mask) for `steps` steps; returns every reward and flag.
-fn run(config: EnvConfig, steps: usize, seed: u64) -> (Vec<f32>, Vec<bool>, VecEnv) {
+/// A new environment after its first reset, with buffers for its observation kind.
+fn started(config: EnvConfig) -> (VecEnv, Owned) {
     let kind = config.observation;
     let mut env = VecEnv::new(config).unwrap();
     let mut owned = Owned::for_env(&env);
     env.reset(None, &mut owned.buffers(kind)).unwrap();
+    (env, owned)
+}
+
+/// Plays random legal actions (from the mask) for `steps` steps; returns every reward and flag.
+fn run(config: EnvConfig, steps: usize, seed: u64) -> (Vec<f32>, Vec<bool>, VecEnv) {
+    let kind = config.observation;
+    let (mut env, mut owned) = started(config);
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let (mut rewards, mut terminals) = (Vec::new(), Vec::new());
     let actions_per_agent = env.action_count();
@@ -82,10 +89,7 @@ fn masks_equal_the_legal_moves() {
             seed: 4,
             ..EnvConfig::default()
         };
-        let mut env = VecEnv::new(config).unwrap();
-        let mut owned = Owned::for_env(&env);
-        env.reset(None, &mut owned.buffers(ObservationKind::Planes))
-            .unwrap();
+        let (mut env, mut owned) = started(config);
         let actions_per_agent = env.action_count();
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
         for _ in 0..300 {
@@ -153,10 +157,7 @@ fn illegal_actions_are_refused_with_the_penalty() {
         reward_illegal: -0.5,
         ..EnvConfig::default()
     };
-    let mut env = VecEnv::new(config).unwrap();
-    let mut owned = Owned::for_env(&env);
-    env.reset(None, &mut owned.buffers(ObservationKind::Planes))
-        .unwrap();
+    let (mut env, mut owned) = started(config);
     let before = env.get_state(0).unwrap();
     // A pass is not a Chaos move; -1 and huge numbers are no actions at all.
     for action in [637, -1, 100_000] {
@@ -219,10 +220,7 @@ fn a_waiting_self_play_game_does_not_move() {
         seed: 4,
         ..EnvConfig::default()
     };
-    let mut env = VecEnv::new(config).unwrap();
-    let mut owned = Owned::for_env(&env);
-    env.reset(None, &mut owned.buffers(ObservationKind::Planes))
-        .unwrap();
+    let (mut env, mut owned) = started(config);
     let before = [env.get_state(0).unwrap(), env.get_state(1).unwrap()];
     // Game 0 waits; game 1's Chaos places on its first legal cell.
     let place = env.legal_actions(1).unwrap()[0] as i64;
@@ -305,10 +303,7 @@ fn without_autoreset_a_finished_game_waits_for_reset() {
         size: Size::FIVE,
         ..EnvConfig::default()
     };
-    let mut env = VecEnv::new(config).unwrap();
-    let mut owned = Owned::for_env(&env);
-    env.reset(None, &mut owned.buffers(ObservationKind::Planes))
-        .unwrap();
+    let (mut env, mut owned) = started(config);
     let mut steps = 0;
     while !owned.terminals[0] {
         let legal = env.legal_actions(0).unwrap();
