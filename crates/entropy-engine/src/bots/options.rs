@@ -138,7 +138,8 @@ pub const SEARCH_OPTIONS: &[SearchOption] = &[
         key: "unfinished",
         value: "0|1",
         group: "time",
-        help: "1: keep a stopped iteration's best finished root move",
+        help: "1 (the default, passed the ladder's STC and LTC): keep a stopped iteration's \
+               best finished root move; 0: the previous default",
         set: |s, v| {
             s.options.unfinished = flag(v)?;
             Ok(())

@@ -57,7 +57,7 @@ impl Default for SearchOptions {
             model_opponent: true,
             weak_regret: Some(DEFAULT_WEAK_REGRET),
             growth: None,
-            unfinished: false,
+            unfinished: true,
             hard_share: 1.0,
             shape: crate::search::Shape::default(),
             peak: 1.0,
