@@ -31,7 +31,22 @@ python_tests() {
   rm -rf "$venv"
   python3 -m venv "$venv"
   "$venv/bin/pip" install --quiet "$@" pytest gym psutil target/test-wheels/*.whl
-  PYTHONPATH="$pythonpath" "$venv/bin/python" -m pytest -q -rs python/tests
+  PYTHONPATH="$pythonpath" "$venv/bin/python" -m pytest -q -rs python/tests || {
+    local status=$?
+    ray_logs
+    return $status
+  }
+}
+# Ray's own logs of the last session: a driver whose raylet dies leaves by _exit(1) with no
+# traceback, so a failed run shows what Ray saw (the raylet, its control store, the driver).
+ray_logs() {
+  local logs=/tmp/ray/session_latest/logs file
+  [ -d "$logs" ] || return 0
+  for file in "$logs"/raylet.out "$logs"/raylet.err "$logs"/gcs_server.out "$logs"/python-core-driver-*.log; do
+    [ -s "$file" ] || continue
+    echo "--- $file (last 25 lines)" >&2
+    tail -n 25 "$file" >&2
+  done
 }
 # The newest numpy, gymnasium, pettingzoo, Ray (the cluster tests) and the PPO trainer's
 # requirements (the package's [puffer] extra), then the oldest we support, which are PufferLib

@@ -44,17 +44,13 @@ impl PpoNet {
     /// placement of a game, so that a wrong model fails here and not in a game.
     pub fn from_onnx(bytes: &[u8]) -> Result<PpoNet, String> {
         let plan = load_plan(bytes)?;
+        // The last dimension is the observation's width whether or not the batch is fixed.
         let width = plan
             .model()
             .input_fact(0)
             .ok()
-            .and_then(|fact| fact.shape.as_concrete().map(|dims| dims.to_vec()))
-            .or_else(|| {
-                let fact = plan.model().input_fact(0).ok()?;
-                let last = fact.shape.iter().last()?.as_i64()?;
-                Some(vec![1, last as usize])
-            })
-            .and_then(|dims| dims.last().copied())
+            .and_then(|fact| fact.shape.iter().last()?.as_i64())
+            .and_then(|last| usize::try_from(last).ok())
             .ok_or("the model's input has no fixed width")?;
         let size = Size::SEVEN;
         let mask = action_count(size);
