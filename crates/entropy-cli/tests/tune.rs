@@ -21,7 +21,7 @@ fn tune_writes_its_trajectory_and_resumes() {
                 "--param",
                 "peak",
                 "--param",
-                "lmr=10",
+                "weak=10",
                 "--out",
                 csv.to_str().unwrap(),
             ],
@@ -40,13 +40,13 @@ fn tune_writes_its_trajectory_and_resumes() {
     );
     assert_eq!(
         lines[1],
-        "iteration,margin,forfeits,plus_peak,plus_lmr,minus_peak,minus_lmr,peak,lmr"
+        "iteration,margin,forfeits,plus_peak,plus_weak,minus_peak,minus_weak,peak,weak"
     );
     for (k, line) in lines[2..].iter().enumerate() {
         let cells: Vec<f64> = line.split(',').map(|c| c.parse().unwrap()).collect();
         assert_eq!(cells[0], k as f64);
         assert_eq!(cells[2], 0.0, "no forfeits");
-        // The two players straddle the estimate; lmr is played whole.
+        // The two players straddle the estimate; weak is played whole.
         assert_eq!(cells[4].fract(), 0.0);
         assert!(cells[3] != cells[5], "{line}");
     }
@@ -109,7 +109,7 @@ fn tune_explains_bad_options() {
     );
     let list = entropy(&["tune", "--list"], "");
     assert!(
-        text(&list.stdout).contains("lmrc"),
+        text(&list.stdout).contains("weak"),
         "{}",
         text(&list.stdout)
     );

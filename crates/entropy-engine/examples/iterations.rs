@@ -1,19 +1,16 @@
 //! How long each iteration of iterative deepening takes on positions of greedy self-play: the
 //! time to complete depth d (fresh table) for d = 1, 2, ..., and its ratio to the previous one.
-//! Arguments: the time after which a position stops (seconds, 2) and optional late move
-//! reductions `ORDER_FULL,CHAOS_FULL,AMOUNT,MIN_DEPTH`.
+//! Argument: the time after which a position stops (seconds, 2).
 use entropy_core::{Position, Size};
 use entropy_engine::bots::make_bot;
 use entropy_engine::eval::LinearEval;
-use entropy_engine::search::{Limits, Searcher, Shape};
+use entropy_engine::search::{Limits, Searcher};
 use entropy_engine::Budget;
 
 mod common;
 
 fn main() {
     let limit: f64 = common::arg(1, 2.0);
-    // Optional late move reductions: ORDER_FULL,CHAOS_FULL,AMOUNT,MIN_DEPTH.
-    let shape: Shape = common::shape_arg(2);
     let mut ratios: Vec<f64> = Vec::new();
     for game in 0..4u64 {
         let mut bot = make_bot("greedy", game).unwrap();
@@ -28,7 +25,6 @@ fn main() {
                     let mut before = 0.0;
                     for depth in 1..30 {
                         let mut searcher = Searcher::new(LinearEval::trained(), 16);
-                        searcher.set_shape(shape);
                         let t = std::time::Instant::now();
                         let r = searcher.search(&position, Limits::depth(depth));
                         let s = t.elapsed().as_secs_f64();

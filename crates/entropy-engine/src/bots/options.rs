@@ -11,7 +11,7 @@ use crate::search::Limits;
 
 /// What a searching bot is made of, as its options set it.
 pub(crate) struct SearchSetup {
-    /// Limits, table, opponent model, time management and shape.
+    /// Limits, table, opponent model and time management.
     pub options: SearchOptions,
     /// The linear evaluation (the leaves', unless `net` is set; the opponent judge's always).
     pub eval: LinearEval,
@@ -26,7 +26,7 @@ pub struct SearchOption {
     /// What the value is (`N`, `MS`, `FILE`, `0|1`).
     pub value: &'static str,
     /// What it is for: `limits`, `evaluation`, `opponent`, or an experiment on the test
-    /// ladder (`time`, `shape`), which becomes the default or leaves the code.
+    /// ladder (`time`), which becomes the default or leaves the code.
     pub group: &'static str,
     /// What it does.
     pub help: &'static str,
@@ -176,56 +176,6 @@ pub const SEARCH_OPTIONS: &[SearchOption] = &[
             Ok(())
         },
     },
-    SearchOption {
-        key: "ord",
-        value: "D",
-        group: "shape",
-        help: "order the moves of nodes D or more moves deep by their children's evaluations",
-        set: |s, v| {
-            s.options.shape.eval_order = shape_number(v)?;
-            Ok(())
-        },
-    },
-    SearchOption {
-        key: "lmr",
-        value: "N",
-        group: "shape",
-        help: "late move reductions after the first N moves of Order's nodes (0: none)",
-        set: |s, v| {
-            s.options.shape.order_full = shape_number(v)?;
-            Ok(())
-        },
-    },
-    SearchOption {
-        key: "lmrc",
-        value: "N",
-        group: "shape",
-        help: "late move reductions after the first N moves of Chaos's nodes (0: none)",
-        set: |s, v| {
-            s.options.shape.chaos_full = shape_number(v)?;
-            Ok(())
-        },
-    },
-    SearchOption {
-        key: "lmrr",
-        value: "R",
-        group: "shape",
-        help: "moves taken off a reduced move's depth (3)",
-        set: |s, v| {
-            s.options.shape.amount = shape_number(v)?;
-            Ok(())
-        },
-    },
-    SearchOption {
-        key: "lmrd",
-        value: "D",
-        group: "shape",
-        help: "reduce only at nodes more than D moves deep",
-        set: |s, v| {
-            s.options.shape.min_depth = shape_number(v)?;
-            Ok(())
-        },
-    },
 ];
 
 impl SearchSetup {
@@ -276,10 +226,6 @@ fn flag(value: &str) -> Result<bool, String> {
     }
 }
 
-fn shape_number(value: &str) -> Result<u32, String> {
-    Ok(whole(value)?.min(1000) as u32)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -313,7 +259,7 @@ mod tests {
     #[test]
     fn options_set_what_they_say() {
         let s = apply(
-            "nodes=500,tt=8,unfinished=1,peak=1.5,hard=150,lmr=10,weak=0",
+            "nodes=500,tt=8,unfinished=1,peak=1.5,hard=150,growth=3,weak=0",
             setup(),
         )
         .unwrap();
@@ -322,7 +268,7 @@ mod tests {
         assert_eq!(s.options.table_mib, 8);
         assert!(s.options.unfinished);
         assert_eq!((s.options.peak, s.options.hard_share), (1.5, 1.5));
-        assert_eq!(s.options.shape.order_full, 10);
+        assert_eq!(s.options.growth, Some(3));
         assert_eq!(s.options.weak_regret, None);
         // The table size alone leaves the bot on the clock.
         assert_eq!(apply("tt=8", setup()).unwrap().options.limits, None);

@@ -43,8 +43,6 @@ pub struct SearchOptions {
     /// With the clock: the hard limit of a move as a multiple of its allotted time (within
     /// [`time::cap`]); an iteration under way may run until it.
     pub hard_share: f64,
-    /// Move ordering by evaluation and late move reductions.
-    pub shape: crate::search::Shape,
     /// With the clock: how sharply the time profile peaks mid-game ([`time::allot`]).
     pub peak: f64,
 }
@@ -59,7 +57,6 @@ impl Default for SearchOptions {
             growth: None,
             unfinished: true,
             hard_share: 1.0,
-            shape: crate::search::Shape::default(),
             peak: 1.0,
         }
     }
@@ -87,7 +84,7 @@ pub struct Tunable {
 }
 
 /// The searching bot's numeric options that SPSA may tune; `entropy tune` tunes `peak` and
-/// `hard` unless told otherwise (the others matter against weak opponents, or start from off).
+/// `hard` unless told otherwise (`weak` matters only against weak opponents).
 pub const TUNABLES: &[Tunable] = &[
     Tunable {
         name: "peak",
@@ -115,42 +112,6 @@ pub const TUNABLES: &[Tunable] = &[
         min: 1.0,
         max: 100.0,
         step: 4.0,
-        integer: true,
-    },
-    Tunable {
-        name: "lmr",
-        help: "moves of an Order node searched at full depth before reducing (0: none)",
-        default: 0.0,
-        min: 0.0,
-        max: 60.0,
-        step: 3.0,
-        integer: true,
-    },
-    Tunable {
-        name: "lmrc",
-        help: "moves of a Chaos node searched at full depth before reducing (0: none)",
-        default: 0.0,
-        min: 0.0,
-        max: 30.0,
-        step: 2.0,
-        integer: true,
-    },
-    Tunable {
-        name: "lmrr",
-        help: "moves taken off a reduced move's depth",
-        default: 3.0,
-        min: 1.0,
-        max: 6.0,
-        step: 1.0,
-        integer: true,
-    },
-    Tunable {
-        name: "lmrd",
-        help: "least depth left at a node whose moves are reduced, less one",
-        default: 0.0,
-        min: 0.0,
-        max: 12.0,
-        step: 1.0,
         integer: true,
     },
 ];
@@ -185,8 +146,7 @@ impl SearchBot {
         judge: LinearEval,
         options: SearchOptions,
     ) -> SearchBot {
-        let mut searcher = Searcher::new(eval, options.table_mib);
-        searcher.set_shape(options.shape);
+        let searcher = Searcher::new(eval, options.table_mib);
         SearchBot {
             name: name.into(),
             observer: Observer::new(judge, options.weak_regret),

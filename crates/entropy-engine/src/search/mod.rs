@@ -65,85 +65,6 @@ pub struct Limits {
     pub unfinished: bool,
 }
 
-/// How the search orders and reduces moves (all off by default: the plain *-minimax).
-///
-/// Late move reductions: at a decision node below the root with enough depth left, the moves
-/// after the first few in the search order are searched shallower, and again at full depth
-/// only when the shallow value would change the node's bound. Most of Order's ~150 slides and
-/// Chaos's ~25 cells per colour are never best, so this buys depth where the order is good.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Shape {
-    /// Moves searched at full depth at an Order node before reducing; 0: no reductions there.
-    pub order_full: u32,
-    /// The same at a Chaos node.
-    pub chaos_full: u32,
-    /// Moves (draws included) taken off a reduced move's depth: 3 keeps the leaf's phase.
-    pub amount: u32,
-    /// Least depth left at a node for its moves to be reduced, less one (and at least the
-    /// amount: a reduced move is searched at least 0 deep).
-    pub min_depth: u32,
-    /// Least depth left at a decision node for its moves to be ordered by their children's
-    /// static evaluations (after the table's move) instead of the cheap static order; 0 never.
-    pub eval_order: u32,
-}
-
-impl Default for Shape {
-    /// No ordering by evaluation and no reductions (each `*_full` 0); reductions, once asked
-    /// for, take 3 moves off.
-    fn default() -> Shape {
-        Shape {
-            order_full: 0,
-            chaos_full: 0,
-            amount: 3,
-            min_depth: 0,
-            eval_order: 0,
-        }
-    }
-}
-
-impl std::str::FromStr for Shape {
-    type Err = String;
-
-    /// `ORDER_FULL,CHAOS_FULL,AMOUNT,MIN_DEPTH[,EVAL_ORDER]`, as the speed examples take it.
-    fn from_str(spec: &str) -> Result<Shape, String> {
-        let numbers = spec
-            .split(',')
-            .map(|x| x.trim().parse::<u32>())
-            .collect::<Result<Vec<u32>, _>>()
-            .map_err(|e| format!("shape {spec:?}: {e}"))?;
-        match numbers[..] {
-            [order_full, chaos_full, amount, min_depth, ref rest @ ..] if rest.len() <= 1 => {
-                Ok(Shape {
-                    order_full,
-                    chaos_full,
-                    amount,
-                    min_depth,
-                    eval_order: rest.first().copied().unwrap_or(0),
-                })
-            }
-            _ => Err(format!(
-                "shape {spec:?}: use ORDER_FULL,CHAOS_FULL,AMOUNT,MIN_DEPTH[,EVAL_ORDER]"
-            )),
-        }
-    }
-}
-
-impl Shape {
-    /// The depth to search the `index`-th move of a decision node at `depth` with, if reduced.
-    pub fn reduced(&self, maximising: bool, depth: u32, index: usize) -> Option<u32> {
-        let full = if maximising {
-            self.order_full
-        } else {
-            self.chaos_full
-        };
-        let reduce = full > 0
-            && self.amount > 0
-            && depth > self.min_depth.max(self.amount)
-            && index >= full as usize;
-        reduce.then(|| depth - 1 - self.amount)
-    }
-}
-
 impl Limits {
     /// Search exactly this deep.
     pub fn depth(depth: u32) -> Limits {
@@ -232,7 +153,6 @@ pub struct Searcher<E: Evaluator> {
     table: Table,
     cache: EvalCache,
     model: OpponentModel,
-    shape: Shape,
 }
 
 impl<E: Evaluator> Searcher<E> {
@@ -243,16 +163,6 @@ impl<E: Evaluator> Searcher<E> {
             table: Table::new(table_mib),
             cache: EvalCache::default(),
             model: OpponentModel::default(),
-            shape: Shape::default(),
-        }
-    }
-
-    /// Orders and reduces moves this way from now on. Stored results made under another shape
-    /// are forgotten.
-    pub fn set_shape(&mut self, shape: Shape) {
-        if shape != self.shape {
-            self.shape = shape;
-            self.table.clear();
         }
     }
 
@@ -327,7 +237,6 @@ impl<E: Evaluator> Searcher<E> {
             model: self.model,
             no_pass_at_root: no_pass,
             unfinished_root: limits.unfinished,
-            shape: self.shape,
             tree,
         }
     }

@@ -1,19 +1,17 @@
 //! The time a persistent searcher (its table kept from move to move, as in play) takes to search
-//! every decision of a few greedy games to a fixed depth, with and without a search shape.
-//! Arguments: the depth (6) and a shape `ORDER_FULL,CHAOS_FULL,AMOUNT,MIN_DEPTH,EVAL_ORDER`.
+//! every decision of a few greedy games to a fixed depth, as in play.
+//! Argument: the depth (6).
 use entropy_core::{Position, Size};
 use entropy_engine::bots::make_bot;
 use entropy_engine::eval::LinearEval;
-use entropy_engine::search::{Limits, Searcher, Shape};
+use entropy_engine::search::{Limits, Searcher};
 use entropy_engine::Budget;
 
 mod common;
 
 fn main() {
     let depth: u32 = common::arg(1, 6);
-    let shape: Shape = common::shape_arg(2);
     let mut searcher = Searcher::new(LinearEval::trained(), 16);
-    searcher.set_shape(shape);
     let (mut seconds, mut nodes) = (0.0, 0u64);
     for game in 0..3u64 {
         searcher.clear();
@@ -24,7 +22,7 @@ fn main() {
             let draw = entropy_engine::bots::random_move(&position, &mut rng);
             position.play_unchecked(draw);
             while !position.is_over() && position.to_move().is_some() {
-                // Early and mid-game decisions: the end is solved whatever the shape.
+                // Early and mid-game decisions: the end is solved at any depth.
                 if position.board().vacant_count() > 12 {
                     let t = std::time::Instant::now();
                     let r = searcher.search(&position, Limits::depth(depth));
@@ -36,5 +34,5 @@ fn main() {
             }
         }
     }
-    println!("depth {depth} {shape:?}: {seconds:.2} s, {nodes} nodes");
+    println!("depth {depth}: {seconds:.2} s, {nodes} nodes");
 }
