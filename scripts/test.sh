@@ -31,17 +31,20 @@ python_tests() {
   rm -rf "$venv"
   python3 -m venv "$venv"
   "$venv/bin/pip" install --quiet "$@" pytest gym psutil target/test-wheels/*.whl
+  local started=$venv/pytest-started
+  touch "$started"
   PYTHONPATH="$pythonpath" "$venv/bin/python" -m pytest -q -rs python/tests || {
     local status=$?
-    ray_logs
+    ray_logs "$started"
     return $status
   }
 }
-# Ray's own logs of the last session: a driver whose raylet dies leaves by _exit(1) with no
-# traceback, so a failed run shows what Ray saw (the raylet, its control store, the driver).
+# Ray's own logs of its last session, if this pytest run started it (newer than the file $1): a
+# driver whose raylet dies leaves by _exit(1) with no traceback, so a failed run shows what Ray
+# saw (the raylet, its control store, the driver).
 ray_logs() {
   local logs=/tmp/ray/session_latest/logs file
-  [ -d "$logs" ] || return 0
+  [ -d "$logs" ] && [ "$logs" -nt "$1" ] || return 0
   for file in "$logs"/raylet.out "$logs"/raylet.err "$logs"/gcs_server.out "$logs"/python-core-driver-*.log; do
     [ -s "$file" ] || continue
     echo "--- $file (last 25 lines)" >&2
