@@ -9,6 +9,8 @@ The games run in Rust (``hyle_entropy._native``); the modules:
   libraries are optional: import the adapter you need).
 - :mod:`hyle_entropy.board_net`, :mod:`hyle_entropy.placement_net`: training the `wnet` and
   `pnet` networks the engine runs (numpy; torch for `pnet`).
+- :mod:`hyle_entropy.ntuple`: the `net` agent's n-tuple evaluation in numpy, the twin of the
+  Rust model, reading the same files.
 - :mod:`hyle_entropy.train_ppo` (settings in ``entropy.ini``), :mod:`hyle_entropy.ppo_policy`,
   :mod:`hyle_entropy.selfplay`: PPO with PufferLib's trainer, the policy the `ppo` bot plays,
   and games against a pool of past selves (torch and pufferlib-core: the ``[puffer]`` extra).
