@@ -1,7 +1,6 @@
 //! The time a persistent searcher (its table kept from move to move, as in play) takes to search
 //! every decision of a few greedy games to a fixed depth, as in play.
-//! Arguments: the depth (6); 1 to search with scouts (principal variation search, 0); 1 to
-//! order by the history heuristic (0).
+//! Argument: the depth (6).
 use entropy_core::{Position, Size};
 use entropy_engine::bots::make_bot;
 use entropy_engine::eval::LinearEval;
@@ -12,11 +11,7 @@ mod common;
 
 fn main() {
     let depth: u32 = common::arg(1, 6);
-    let scout: u32 = common::arg(2, 0);
     let mut searcher = Searcher::new(LinearEval::trained(), 16);
-    searcher.set_scout(scout == 1);
-    let history: u32 = common::arg(3, 0);
-    searcher.set_history(history == 1);
     let (mut seconds, mut nodes) = (0.0, 0u64);
     for game in 0..3u64 {
         searcher.clear();
@@ -39,5 +34,5 @@ fn main() {
             }
         }
     }
-    println!("depth {depth}, scout {scout}, history {history}: {seconds:.2} s, {nodes} nodes");
+    println!("depth {depth}: {seconds:.2} s, {nodes} nodes");
 }

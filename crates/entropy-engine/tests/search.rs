@@ -37,25 +37,8 @@ fn depth_for(pos: &Position) -> u32 {
 }
 
 fn check_against_reference<E: Evaluator + Clone>(eval: E, seed: u64, size: Size, moves: usize) {
-    for (scout, history) in [(false, false), (true, false), (false, true), (true, true)] {
-        check_search_against_reference(eval.clone(), seed, size, moves, scout, history);
-    }
-}
-
-/// The search with or without scouts (principal variation search) and the history heuristic
-/// against expectimax.
-fn check_search_against_reference<E: Evaluator + Clone>(
-    eval: E,
-    seed: u64,
-    size: Size,
-    moves: usize,
-    scout: bool,
-    history: bool,
-) {
     let pos = random_position(seed, size, moves);
     let mut searcher = Searcher::new(eval.clone(), 1);
-    searcher.set_scout(scout);
-    searcher.set_history(history);
     for depth in 0..=depth_for(&pos) {
         let expected = expectimax(&pos, depth, &eval);
         let (value, _) = searcher.value(&pos, depth);
@@ -149,8 +132,7 @@ fn an_unfinished_iteration_changes_the_move_only_for_a_better_one() {
     // replace the finished one's move with a move that is better searched as deep as it was.
     let eval = LinearEval::hand();
     let mut changed = 0;
-    let shapes = [(false, false), (true, false), (false, true), (true, true)];
-    for (seed, (scout, history)) in (0..60u64).flat_map(|seed| shapes.map(|shape| (seed, shape))) {
+    for seed in 0..60u64 {
         let moves = 100 + (seed as usize % 3) * 7 + (seed as usize / 3) % 9;
         let pos = random_position(seed, Size::FIVE, moves % 60);
         if pos.to_move().is_none() {
@@ -159,8 +141,6 @@ fn an_unfinished_iteration_changes_the_move_only_for_a_better_one() {
         let nodes = 200 + seed * 37;
         let search = |unfinished: bool| {
             let mut searcher = Searcher::new(eval.clone(), 1);
-            searcher.set_scout(scout);
-            searcher.set_history(history);
             searcher.search(
                 &pos,
                 Limits {
@@ -185,7 +165,7 @@ fn an_unfinished_iteration_changes_the_move_only_for_a_better_one() {
             } else {
                 new <= old + 1e-3
             },
-            "{:?} ({new}) replaced {:?} ({old}) at depth {deeper} in {pos:?} (scout {scout}, history {history})",
+            "{:?} ({new}) replaced {:?} ({old}) at depth {deeper} in {pos:?}",
             kept.best,
             finished.best
         );

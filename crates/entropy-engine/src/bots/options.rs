@@ -26,7 +26,7 @@ pub struct SearchOption {
     /// What the value is (`N`, `MS`, `FILE`, `0|1`).
     pub value: &'static str,
     /// What it is for: `limits`, `evaluation`, `opponent`, or an experiment on the test
-    /// ladder (`time`, `search`), which becomes the default or leaves the code.
+    /// ladder (`time`), which becomes the default or leaves the code.
     pub group: &'static str,
     /// What it does.
     pub help: &'static str,
@@ -176,28 +176,6 @@ pub const SEARCH_OPTIONS: &[SearchOption] = &[
             Ok(())
         },
     },
-    SearchOption {
-        key: "scout",
-        value: "0|1",
-        group: "search",
-        help: "1: search each later move of a decision with a null window first (principal \
-               variation search; the same values, other node counts)",
-        set: |s, v| {
-            s.options.scout = flag(v)?;
-            Ok(())
-        },
-    },
-    SearchOption {
-        key: "hist",
-        value: "0|1",
-        group: "search",
-        help: "1: order moves of equal immediate gain by how often they caused cutoffs (the \
-               history heuristic; the same values, other node counts)",
-        set: |s, v| {
-            s.options.history = flag(v)?;
-            Ok(())
-        },
-    },
 ];
 
 impl SearchSetup {
@@ -281,7 +259,7 @@ mod tests {
     #[test]
     fn options_set_what_they_say() {
         let s = apply(
-            "nodes=500,tt=8,unfinished=1,peak=1.5,hard=150,growth=3,weak=0,scout=1,hist=1",
+            "nodes=500,tt=8,unfinished=1,peak=1.5,hard=150,growth=3,weak=0",
             setup(),
         )
         .unwrap();
@@ -292,7 +270,6 @@ mod tests {
         assert_eq!((s.options.peak, s.options.hard_share), (1.5, 1.5));
         assert_eq!(s.options.growth, Some(3));
         assert_eq!(s.options.weak_regret, None);
-        assert!(s.options.scout && s.options.history);
         // The table size alone leaves the bot on the clock.
         assert_eq!(apply("tt=8", setup()).unwrap().options.limits, None);
         assert_eq!(

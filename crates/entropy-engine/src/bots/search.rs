@@ -45,10 +45,6 @@ pub struct SearchOptions {
     pub hard_share: f64,
     /// With the clock: how sharply the time profile peaks mid-game ([`time::allot`]).
     pub peak: f64,
-    /// Principal variation search ([`Searcher::set_scout`]).
-    pub scout: bool,
-    /// The history heuristic ([`Searcher::set_history`]).
-    pub history: bool,
 }
 
 impl Default for SearchOptions {
@@ -62,8 +58,6 @@ impl Default for SearchOptions {
             unfinished: true,
             hard_share: 1.0,
             peak: 1.0,
-            scout: false,
-            history: false,
         }
     }
 }
@@ -152,9 +146,7 @@ impl SearchBot {
         judge: LinearEval,
         options: SearchOptions,
     ) -> SearchBot {
-        let mut searcher = Searcher::new(eval, options.table_mib);
-        searcher.set_scout(options.scout);
-        searcher.set_history(options.history);
+        let searcher = Searcher::new(eval, options.table_mib);
         SearchBot {
             name: name.into(),
             observer: Observer::new(judge, options.weak_regret),

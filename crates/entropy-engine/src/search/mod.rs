@@ -26,7 +26,7 @@ use entropy_core::{Move, Phase, Position};
 use crate::eval::{BoardMemo, Evaluator};
 use cache::EvalCache;
 use model::OpponentModel;
-use ordering::{History, Killers};
+use ordering::Killers;
 pub use star::TreeNode;
 use star::{Context, Stop, UPPER};
 use tt::Table;
@@ -153,9 +153,6 @@ pub struct Searcher<E: Evaluator> {
     table: Table,
     cache: EvalCache,
     model: OpponentModel,
-    scout: bool,
-    history: History,
-    use_history: bool,
 }
 
 impl<E: Evaluator> Searcher<E> {
@@ -166,22 +163,7 @@ impl<E: Evaluator> Searcher<E> {
             table: Table::new(table_mib),
             cache: EvalCache::default(),
             model: OpponentModel::default(),
-            scout: false,
-            history: History::default(),
-            use_history: false,
         }
-    }
-
-    /// Orders moves of equal immediate gain by their history of cutoffs (the history
-    /// heuristic); the values are the same, the positions visited fewer or more.
-    pub fn set_history(&mut self, history: bool) {
-        self.use_history = history;
-    }
-
-    /// Searches every later move of a decision with a null window first (principal variation
-    /// search); the values are the same, the positions visited fewer or more.
-    pub fn set_scout(&mut self, scout: bool) {
-        self.scout = scout;
     }
 
     /// Assumes these players greedy below the root from now on. Stored results made under
@@ -207,7 +189,6 @@ impl<E: Evaluator> Searcher<E> {
     pub fn clear(&mut self) {
         self.table.clear();
         self.cache.clear();
-        self.history.clear();
     }
 
     /// Searches a decision position (Order or Chaos to move) by iterative deepening until a
@@ -249,8 +230,6 @@ impl<E: Evaluator> Searcher<E> {
             cache: &mut self.cache,
             memo: BoardMemo::default(),
             killers: Killers::new(256),
-            history: &mut self.history,
-            use_history: self.use_history,
             nodes: 0,
             node_limit: limits.nodes.unwrap_or(u64::MAX),
             deadline: limits.time.map(|t| started + t),
@@ -258,7 +237,6 @@ impl<E: Evaluator> Searcher<E> {
             model: self.model,
             no_pass_at_root: no_pass,
             unfinished_root: limits.unfinished,
-            scout: self.scout,
             tree,
         }
     }
@@ -277,7 +255,6 @@ impl<E: Evaluator> Searcher<E> {
         );
         let started = Instant::now();
         self.table.new_search();
-        self.history.age();
         let mut context = self.context(limits, started, no_pass, tree);
         let end = moves_to_end(position);
         let max_depth = limits.depth.unwrap_or(u32::MAX).min(end).max(1);
@@ -344,7 +321,6 @@ impl<E: Evaluator> Searcher<E> {
         beta: f64,
     ) -> (f64, u64) {
         self.table.clear();
-        self.history.clear();
         let mut context = self.context(Limits::default(), Instant::now(), false, None);
         let value = context.search(position, depth, 0, alpha, beta);
         (value, context.nodes)

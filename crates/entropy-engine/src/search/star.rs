@@ -8,7 +8,7 @@ use entropy_core::{Move, MoveList, Phase, Position};
 
 use super::cache::EvalCache;
 use super::model::{modelled_moves, OpponentModel};
-use super::ordering::{ordered_moves, History, Killers};
+use super::ordering::{ordered_moves, Killers};
 use super::tt::{Bound, Table};
 use crate::eval::{BoardMemo, Evaluator};
 
@@ -18,10 +18,6 @@ pub const UPPER: f64 = 10_000.0;
 /// Tolerance for comparing weighted sums with the window: sums of the same values taken in
 /// another order can differ in their last bits.
 const EPSILON: f64 = 1e-9;
-
-/// The width of a scout's null window ([`Context::scout`]): far below any difference between
-/// two moves that matters, far above the last bits of a sum.
-const SCOUT_WIDTH: f64 = 1e-6;
 
 /// Why a search stopped early.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -41,10 +37,6 @@ pub struct Context<'a, E: Evaluator> {
     /// features, a node's children its line entries.
     pub(super) memo: BoardMemo,
     pub(super) killers: Killers,
-    /// The history heuristic's scores, kept from search to search; read and written only
-    /// with `use_history`.
-    pub(super) history: &'a mut History,
-    pub(super) use_history: bool,
     /// Positions visited.
     pub nodes: u64,
     pub(super) node_limit: u64,
@@ -56,9 +48,6 @@ pub struct Context<'a, E: Evaluator> {
     /// When stopped, the root hands back its best move among those it finished
     /// ([`super::Limits::unfinished`]).
     pub(super) unfinished_root: bool,
-    /// Principal variation search at decision nodes: every move after the first is searched
-    /// with a null window first, proving it no better, and in full only if it is.
-    pub(super) scout: bool,
     /// Where the exact values of searched positions go, for training on the whole tree
     /// (TreeStrap); `None` in play.
     pub(super) tree: Option<&'a mut Vec<TreeNode>>,
@@ -196,10 +185,8 @@ impl<E: Evaluator> Context<'_, E> {
         } else {
             None
         };
-        let mut moves = modelled.unwrap_or_else(|| {
-            let history = self.use_history.then_some(&*self.history);
-            ordered_moves(position, first, self.killers.at(ply), history)
-        });
+        let mut moves =
+            modelled.unwrap_or_else(|| ordered_moves(position, first, self.killers.at(ply)));
         if ply == 0 && self.no_pass_at_root && moves.len() > 1 {
             let mut real = MoveList::new();
             for &mv in moves.iter().filter(|&&m| m != Move::Pass) {
@@ -213,23 +200,13 @@ impl<E: Evaluator> Context<'_, E> {
             f64::INFINITY
         };
         let mut best_move = None;
-        for (i, &mv) in moves.iter().enumerate() {
+        for &mv in moves.iter() {
             let mut child = *position;
             child.play_unchecked(mv);
             let value = if depth == 1 {
                 self.leaf_child(position, mv, &child)
-            } else if i == 0 || !self.scout {
-                self.search(&child, depth - 1, ply + 1, alpha, beta)
             } else {
-                match self.scout_child(&child, depth, ply, alpha, beta, maximising) {
-                    Ok(value) => value,
-                    // Stopped while proving the move better: at the root it is kept as the
-                    // best finished one, by the bound its scout proved.
-                    Err(bound) if ply == 0 && self.unfinished_root => {
-                        return (bound, Some(mv));
-                    }
-                    Err(_) => return (0.0, None),
-                }
+                self.search(&child, depth - 1, ply + 1, alpha, beta)
             };
             if self.stopped.is_some() {
                 return if ply == 0 && self.unfinished_root {
@@ -254,53 +231,10 @@ impl<E: Evaluator> Context<'_, E> {
             }
             if alpha >= beta {
                 self.killers.record(ply, mv);
-                if self.use_history {
-                    self.history.record(mv, depth);
-                }
                 break;
             }
         }
         (best_value, best_move)
-    }
-
-    /// A decision's later move searched scout-first: a null window at the bound the moves
-    /// before it set (Order's alpha, Chaos's beta) proves most moves no better cheaply; a move
-    /// that beats it inside the window is searched again in full. `Err` carries the bound a
-    /// search stopped during the full search had proved (the move beats the bound).
-    fn scout_child(
-        &mut self,
-        child: &Position,
-        depth: u32,
-        ply: usize,
-        alpha: f64,
-        beta: f64,
-        maximising: bool,
-    ) -> Result<f64, f64> {
-        let (a, b) = if maximising {
-            (alpha, alpha + SCOUT_WIDTH)
-        } else {
-            (beta - SCOUT_WIDTH, beta)
-        };
-        let scout = self.search(child, depth - 1, ply + 1, a, b);
-        if self.stopped.is_some() {
-            return Ok(scout);
-        }
-        // Fail-soft: at or beyond the null window's far side the scout is a bound in the
-        // direction that would improve the node; the full search settles it unless it already
-        // reaches the node's own cut.
-        let improves = if maximising {
-            scout >= b && scout < beta
-        } else {
-            scout <= a && scout > alpha
-        };
-        if !improves {
-            return Ok(scout);
-        }
-        let value = self.search(child, depth - 1, ply + 1, alpha, beta);
-        if self.stopped.is_some() {
-            return Err(scout);
-        }
-        Ok(value)
     }
 
     /// The optimistic value of a weak player's node: its best move's value mixed with the
@@ -393,8 +327,7 @@ impl<E: Evaluator> Context<'_, E> {
                         .probe(&child)
                         .and_then(|e| e.best)
                         .unwrap_or_else(|| {
-                            let history = self.use_history.then_some(&*self.history);
-                            ordered_moves(&child, None, self.killers.at(ply + 1), history)[0]
+                            ordered_moves(&child, None, self.killers.at(ply + 1))[0]
                         }),
                 };
                 let mut grandchild = child;
