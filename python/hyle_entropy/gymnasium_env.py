@@ -50,8 +50,11 @@ class EntropyEnv(gymnasium.Env):
         )
         if observation == "planes":
             obs_space = spaces.Box(0.0, 1.0, shape=(self._env.observation_size,), dtype=np.float32)
-        else:
+        elif observation == "compact":
             obs_space = spaces.Box(0, 255, shape=(self._env.observation_size,), dtype=np.uint8)
+        else:
+            # The gains (signed score changes in tens) and the lines (pattern numbers).
+            obs_space = spaces.Box(-np.inf, np.inf, shape=(self._env.observation_size,), dtype=np.float32)
         self.observation_space = spaces.Dict(
             {
                 "observation": obs_space,

@@ -1,5 +1,5 @@
 """The n-tuple evaluation of the learned agent ``net`` in numpy: the slow, obviously correct twin
-of ``crates/entropy-engine/src/learned/ntuple.rs``, reading the same model files
+of ``crates/entropy-engine/src/learned/ntuple/``, reading the same model files
 (``entropy train-net`` writes them; the shipped ones are ``crates/entropy-engine/weights/net7*.bin``).
 
 A position's value is the base linear evaluation (ridge weights per bucket of the game, stored in
@@ -76,6 +76,16 @@ def line_patterns(side: int) -> Tuple[np.ndarray, int]:
     return _PATTERNS[side]
 
 
+def line_keys(board: str) -> List[int]:
+    """The keys of a board text's rows, then its columns' (a row's cells left to right, a
+    column's top to bottom, the first lowest; ``.`` is 0, colour digits 1-7)."""
+    grid = [[0 if c == "." else int(c) for c in row] for row in board.split("/")]
+    n = len(grid)
+    rows = [sum(grid[r][c] << (3 * c) for c in range(n)) for r in range(n)]
+    columns = [sum(grid[r][c] << (3 * r) for r in range(n)) for c in range(n)]
+    return rows + columns
+
+
 class NTuple:
     """An n-tuple model read from its file (``to_bytes`` in Rust): the header, then
     little-endian float32 means, scales, line weights and linear weights, then the base
@@ -120,15 +130,6 @@ class NTuple:
         at += 4 * len(floats)
         self.base = np.frombuffer(data, dtype="<f8", offset=at).reshape(BUCKETS, FEATURES + 1)
 
-    def _line_keys(self, board: str) -> List[int]:
-        """The rows' keys, then the columns' (a row's cells left to right, a column's top to
-        bottom, the first lowest; ``.`` is 0, colour digits 1-7)."""
-        grid = [[0 if c == "." else int(c) for c in row] for row in board.split("/")]
-        n = self.side
-        rows = [sum(grid[r][c] << (3 * c) for c in range(n)) for r in range(n)]
-        columns = [sum(grid[r][c] << (3 * r) for r in range(n)) for c in range(n)]
-        return rows + columns
-
     def values(self, positions: List[str]) -> np.ndarray:
         """Order's expected final score from each position (texts as ``entropy`` writes them),
         at least its score now; a finished game's is its score."""
@@ -153,7 +154,7 @@ class NTuple:
             following = min(anchor + 1, ANCHORS - 1)
             n = self.side
             classes = [min(k, n - 1 - k) for k in range(n)] * 2
-            ids = [self.pattern_ids[key] for key in self._line_keys(board)]
+            ids = [self.pattern_ids[key] for key in line_keys(board)]
             linear_inputs = np.concatenate([[1.0], (f[1:] - self.mean[1:]) / self.scale[1:]]).astype(np.float32)
 
             def at(a: int) -> np.float32:

@@ -2,7 +2,8 @@
 out like the actions (``train_ppo`` trains it with PuffeRL; the Rust bot ``ppo`` plays its
 ONNX export).
 
-Input: one row per decision, the plan's 402 planes followed by the 638 mask values (the
+Input: one row per decision, the plan's 402 planes (then the gains, and the line patterns,
+where the policy reads them: ``observation_size``) followed by the 638 mask values (the
 ``EntropyPuffer`` observation, ``mask_in_observation=True``); 7x7 only. Output: the action
 logits (illegal actions at -1e9) and the value, the return expected from here (with the
 trainer's rewards: the score still to come over 50, negated for Chaos).
@@ -22,6 +23,9 @@ PuffeRL's speed on 2 cores is the point:
   *arrival* map at the destination and a *leaving* map at the origin, both for the colour of
   the chip that moves (gathered, not multiplied, so a decision costs 638 lookups); the pass has
   its own logit from the pooled features. The value reads the pooled features and the scalars.
+- **Line tables** (the lines observation only): a placement's or slide's logit gains a table's
+  values of the line patterns after it less those now, and the value a second table's sum over
+  the lines now (tables per player to move, quarter of the game, class of line and pattern).
 """
 
 from __future__ import annotations
@@ -38,12 +42,28 @@ PLANES_SIZE = COLOURS * CELLS + CELLS + COLOURS + 3  # 402
 TARGETS = 2 * (SIZE - 1)  # slide targets per cell
 ACTIONS = CELLS + CELLS * TARGETS + 1  # 638
 GAINS_SIZE = 3 * CELLS + CELLS * TARGETS  # 735: the gains observation after the planes
+LINES = 2 * SIZE  # rows, then columns
+LINE_SLOTS = 3  # lines an action changes (learned/observation.rs, changed_lines)
+LINES_SIZE = LINES + LINE_SLOTS * (ACTIONS - 1)  # 1925: the lines observation after the gains
+PATTERNS = 2152  # line patterns of seven cells (the n-tuple evaluation's)
+CLASSES = (SIZE + 1) // 2  # lines by distance from the edge
+STAGES = 4  # the game in quarters, for the line tables
+# The line tables' values are their parameters times this. Adam moves every parameter by about
+# the learning rate an update, and the tables need values of several points where the trunk's
+# weights stay small: scaled, they get there in as many updates.
+LINE_SCALE = 10.0
 OBSERVATION_SIZE = PLANES_SIZE + ACTIONS  # 1040
 
 
-def observation_size(gains: bool) -> int:
-    """Values per row the policy reads: the planes, the gains if it reads them, the mask."""
-    return PLANES_SIZE + (GAINS_SIZE if gains else 0) + ACTIONS
+def observation_size(gains: bool, lines: bool = False) -> int:
+    """Values per row the policy reads: the planes, the gains if it reads them (the lines
+    observation includes them), the lines if it reads them, the mask."""
+    return PLANES_SIZE + (GAINS_SIZE if gains or lines else 0) + (LINES_SIZE if lines else 0) + ACTIONS
+
+
+def observation_name(gains: bool, lines: bool = False) -> str:
+    """The environment's name for the observation a policy reads."""
+    return "lines" if lines else "gains" if gains else "planes"
 SCALARS = COLOURS + COLOURS + 2  # bag, drawn colour one-hot, phase, progress
 ILLEGAL = -1e9
 
@@ -59,6 +79,23 @@ def slide_cells() -> Tuple[torch.Tensor, torch.Tensor]:
         origin += [cell] * TARGETS
         destination += others
     return torch.tensor(origin), torch.tensor(destination)
+
+
+def changed_lines() -> torch.Tensor:
+    """``(actions - 1) x 3``: the lines (0-6 rows, 7-13 columns) each placement and slide
+    changes, in the order the lines observation lists their patterns after it: a placement's
+    row, column and row again (whose slot holds the pattern now); a slide along a row: the row,
+    the origin's column, the destination's; along a column: the column, the origin's row, the
+    destination's. As Rust's ``changed_lines``."""
+    out = []
+    for cell in range(CELLS):
+        row, column = divmod(cell, SIZE)
+        out.append([row, SIZE + column, row])
+    origin, destination = slide_cells()
+    for a, b in zip(origin.tolist(), destination.tolist()):
+        (r, c), (r2, c2) = divmod(a, SIZE), divmod(b, SIZE)
+        out.append([r, SIZE + c, SIZE + c2] if r == r2 else [SIZE + c, r, r2])
+    return torch.tensor(out)
 
 
 def offset_cells() -> torch.Tensor:
@@ -98,10 +135,12 @@ class EntropyPolicy(nn.Module):
     layers deep; cell features are kept as ``(n, cells, channels)``, so every layer is one
     matrix product."""
 
-    def __init__(self, channels: int = 32, blocks: int = 2, hidden: int = 64, gains: int = 0):
+    def __init__(self, channels: int = 32, blocks: int = 2, hidden: int = 64, gains: int = 0, lines: int = 0):
         super().__init__()
-        self.channels, self.blocks_count, self.hidden, self.gains = channels, blocks, hidden, bool(gains)
-        inputs = COLOURS + 1 + 1 + 8 * (SIZE - 1) + (3 if gains else 0)
+        self.channels, self.blocks_count, self.hidden = channels, blocks, hidden
+        # The lines observation holds the gains too.
+        self.gains, self.lines = bool(gains or lines), bool(lines)
+        inputs = COLOURS + 1 + 1 + 8 * (SIZE - 1) + (3 if self.gains else 0)
         self.stem = nn.Linear(inputs, channels)
         self.scalars = nn.Linear(SCALARS, channels)
         self.blocks = nn.ModuleList([LineMix(channels, channels) for _ in range(blocks)])
@@ -111,6 +150,18 @@ class EntropyPolicy(nn.Module):
         # With gains: a learned weight on each action's own gain (placement now, Order's best
         # reply to it, slide now), added to the logits the trunk gives.
         self.gain_weights = nn.Parameter(torch.zeros(3))
+        # With lines: a table per player to move, quarter of the game, class of line and line
+        # pattern. A move's logit gains the table's values of its lines after it less their
+        # values now (the n-tuple evaluation's afterstate difference, learned by PPO); the
+        # value gains the sum over the lines now of a second table.
+        if self.lines:
+            self.line_policy = nn.Parameter(torch.zeros(2 * STAGES * CLASSES * PATTERNS))
+            self.line_value = nn.Parameter(torch.zeros(2 * STAGES * CLASSES * PATTERNS))
+            slots = changed_lines().reshape(-1)
+            line_class = torch.tensor([min(i % SIZE, SIZE - 1 - i % SIZE) for i in range(LINES)])
+            self.register_buffer("slot_lines", slots, persistent=False)
+            self.register_buffer("line_offsets", line_class * PATTERNS, persistent=False)
+            self.register_buffer("slot_offsets", line_class[slots] * PATTERNS, persistent=False)
         # The untrained policy is uniform over the legal actions (the random bot).
         for layer in (self.heads.cell, self.heads.row, self.heads.column, self.passing):
             nn.init.zeros_(layer.weight)
@@ -124,10 +175,16 @@ class EntropyPolicy(nn.Module):
 
     def config(self) -> Dict[str, int]:
         """The constructor's arguments (saved beside the weights)."""
-        return {"channels": self.channels, "blocks": self.blocks_count, "hidden": self.hidden, "gains": int(self.gains)}
+        return {
+            "channels": self.channels,
+            "blocks": self.blocks_count,
+            "hidden": self.hidden,
+            "gains": int(self.gains),
+            "lines": int(self.lines),
+        }
 
     def logits_and_value(self, observations: torch.Tensor) -> Tuple[torch.Tensor, torch.Tensor]:
-        """``(n, observation_size(gains))`` observations to ``(n, 638)`` masked logits and
+        """``(n, observation_size(gains, lines))`` observations to ``(n, 638)`` masked logits and
         ``(n, 1)`` values."""
         n = observations.shape[0]
         obs = observations.float()
@@ -169,10 +226,30 @@ class EntropyPolicy(nn.Module):
             place = place + w[0] * per_cell[:, :, 0] + w[1] * per_cell[:, :, 1]
             slides = slides + w[2] * gains[:, 3 * CELLS :]
         logits = torch.cat([place, slides, self.passing(pooled)], dim=1)
-        start = PLANES_SIZE + (GAINS_SIZE if self.gains else 0)
+        value = self.value(pooled)
+        if self.lines:
+            moves, line_value = self.line_terms(obs[:, PLANES_SIZE + GAINS_SIZE :], phase_progress)
+            logits = logits + torch.cat([moves, torch.zeros_like(moves[:, :1])], dim=1)
+            value = value + line_value
+        start = observation_size(self.gains, self.lines) - ACTIONS
         mask = obs[:, start : start + ACTIONS] > 0.5
         logits = torch.where(mask, logits, torch.full_like(logits, ILLEGAL))
-        return logits, self.value(pooled)
+        return logits, value
+
+    def line_terms(self, lines: torch.Tensor, phase_progress: torch.Tensor) -> Tuple[torch.Tensor, torch.Tensor]:
+        """From the lines observation (patterns now, then after each move): every placement's
+        and slide's logit term ``(n, actions - 1)`` and the value term ``(n, 1)``."""
+        n = lines.shape[0]
+        order = phase_progress[:, 0:1].round().long()  # 1 when Order is to move
+        stage = (phase_progress[:, 1:2] * STAGES).floor().clamp(0, STAGES - 1).long()
+        table = (order * STAGES + stage) * (CLASSES * PATTERNS)  # (n, 1)
+        now = lines[:, :LINES].round().long()
+        after = lines[:, LINES:LINES_SIZE].round().long()
+        now_policy = self.line_policy[table + self.line_offsets + now]  # (n, lines)
+        after_policy = self.line_policy[table + self.slot_offsets + after]  # (n, slots)
+        moves = (after_policy - now_policy[:, self.slot_lines]).reshape(n, ACTIONS - 1, LINE_SLOTS).sum(dim=2)
+        value = self.line_value[table + self.line_offsets + now].sum(dim=1, keepdim=True)
+        return LINE_SCALE * moves, LINE_SCALE * value
 
     # PuffeRL's policy interface: forward (training) and forward_eval (collection).
     def forward(self, observations: torch.Tensor, state: Optional[Dict[str, Any]] = None):
@@ -200,7 +277,7 @@ def export_onnx(policy: EntropyPolicy, path: str) -> None:
     import warnings
 
     policy = policy.eval()
-    example = torch.zeros(1, observation_size(policy.gains))
+    example = torch.zeros(1, observation_size(policy.gains, policy.lines))
     # The TorchScript exporter (dynamo=False) still writes what tract reads; torch 2.9 warns
     # that it is deprecated.
     with warnings.catch_warnings():
@@ -246,7 +323,7 @@ def write_golden(policy: EntropyPolicy, path: str, games: int = 8, seed: int = 7
             seed=seed,
             autoreset=False,
             mask_in_observation=True,
-            observation="gains" if policy.gains else "planes",
+            observation=observation_name(policy.gains, policy.lines),
         )
         obs = env.reset()
         while not env.terminals.all():

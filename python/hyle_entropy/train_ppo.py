@@ -95,6 +95,7 @@ def evaluate(policy: Any, games: int, opponent: str, seed: int) -> Dict[str, Tup
     the half-width of each mean's 95% interval, its most likely legal action played."""
     import torch
 
+    from hyle_entropy.ppo_policy import observation_name
     from hyle_entropy.vector import EntropyVecEnv
 
     out = {}
@@ -106,7 +107,7 @@ def evaluate(policy: Any, games: int, opponent: str, seed: int) -> Dict[str, Tup
             seed=seed,
             autoreset=False,
             mask_in_observation=True,
-            observation="gains" if policy.gains else "planes",
+            observation=observation_name(policy.gains, policy.lines),
         )
         obs = env.reset()
         done = np.zeros(games, dtype=bool)
@@ -192,11 +193,13 @@ def plot_curve(rows: List[Dict[str, Any]], path: Path) -> None:
 
 
 def policy_settings(config: Dict[str, Dict[str, Any]]) -> Dict[str, int]:
-    """The policy's constructor arguments: [policy], and whether it reads the gains."""
+    """The policy's constructor arguments: [policy], and whether it reads the gains or the
+    lines (which hold the gains)."""
     observation = str(config["env"]["observation"])
-    if observation not in ("planes", "gains"):
-        raise SystemExit(f"train_ppo: env.observation {observation!r}: use planes or gains")
-    return dict({k: int(v) for k, v in config["policy"].items()}, gains=int(observation == "gains"))
+    if observation not in ("planes", "gains", "lines"):
+        raise SystemExit(f"train_ppo: env.observation {observation!r}: use planes, gains or lines")
+    settings = {k: int(v) for k, v in config["policy"].items()}
+    return dict(settings, gains=int(observation in ("gains", "lines")), lines=int(observation == "lines"))
 
 
 def make_vecenv(config: Dict[str, Dict[str, Any]], opponents: List[str], seed: int) -> Any:

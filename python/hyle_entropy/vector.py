@@ -20,16 +20,18 @@ def action_count(size: int = 7) -> int:
 
 
 def observation_size(size: int = 7, observation: str = "planes") -> int:
-    """Values per observation without a mask: 402 planes, 1137 gains or 59 compact bytes on
-    7x7."""
+    """Values per observation without a mask: 402 planes, 1137 gains, 3062 lines or 59 compact
+    bytes on 7x7."""
     cells = size * size
     if observation == "planes":
         return size * cells + cells + size + 3
     if observation == "gains":
         return size * cells + cells + size + 3 + 3 * cells + cells * 2 * (size - 1)
+    if observation == "lines":
+        return observation_size(size, "gains") + 2 * size + 3 * (cells + cells * 2 * (size - 1))
     if observation == "compact":
         return cells + size + 3
-    raise ValueError(f"observation {observation!r}: use 'planes', 'gains' or 'compact'")
+    raise ValueError(f"observation {observation!r}: use 'planes', 'gains', 'lines' or 'compact'")
 
 
 class EntropyVecEnv:
@@ -53,7 +55,9 @@ class EntropyVecEnv:
             not our searcher), ``"search:nodes=2000"``...
         size: 7, or 5 for Entropy(5).
         observation: ``"planes"`` (the PufferLib plan's 402 floats), ``"gains"`` (the planes,
-            then what each move does to the score now: 1137 floats) or ``"compact"`` (bytes).
+            then what each move does to the score now: 1137 floats), ``"lines"`` (the gains,
+            then every line's pattern now and the patterns of the lines each move changes,
+            after it: 3062 floats) or ``"compact"`` (bytes).
         mode: ``"single"`` (one agent against the opponent) or ``"selfplay"`` (agents ``2i`` and
             ``2i + 1`` are game i's Chaos and Order; the one not to move has an empty mask).
         mask_in_observation: append the mask to each observation (for trainers without masks).

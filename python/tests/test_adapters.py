@@ -26,6 +26,10 @@ def test_gymnasium_env_passes_the_checker():
         assert -1.0 <= total <= 1.0
         assert isinstance(env.render(), str)
     assert isinstance(gymnasium.spaces.Discrete(3), gymnasium.spaces.Space)
+    # Every observation fits its declared space (the gains and the lines are signed floats).
+    for observation in ["compact", "gains", "lines"]:
+        env = EntropyEnv(role="order", opponent="greedy", observation=observation)
+        check_env(env, skip_render_check=True)
 
 
 def test_pettingzoo_env_passes_the_api_test():
@@ -46,6 +50,7 @@ def test_pettingzoo_env_passes_the_api_test():
         else:
             env.step(int(np.flatnonzero(observation["action_mask"])[0]))
     assert rewards["order"] == -rewards["chaos"]
+    api_test(EntropyAEC(size=5, observation="gains"), num_cycles=50)
 
 
 def test_pufferlib_protocol():

@@ -15,15 +15,15 @@ from hyle_entropy.ppo_policy import ACTIONS, EntropyPolicy, load_policy, observa
 from hyle_entropy.vector import EntropyVecEnv  # noqa: E402
 
 
-@pytest.mark.parametrize("observation", ["planes", "gains"])
+@pytest.mark.parametrize("observation", ["planes", "gains", "lines"])
 def test_the_policy_gives_legal_actions_only_and_starts_uniform(observation):
-    gains = observation == "gains"
+    gains, lines = observation in ("gains", "lines"), observation == "lines"
     env = EntropyVecEnv(num_envs=16, role="random", opponent="random", seed=3, mask_in_observation=True, observation=observation)
     obs = env.reset()
-    policy = EntropyPolicy(channels=8, blocks=1, hidden=8, gains=int(gains))
+    policy = EntropyPolicy(channels=8, blocks=1, hidden=8, gains=int(gains), lines=int(lines))
     with torch.no_grad():
         for _ in range(60):
-            assert obs.shape == (16, observation_size(gains))
+            assert obs.shape == (16, observation_size(gains, lines))
             logits, value = policy(torch.from_numpy(obs))
             assert logits.shape == (16, ACTIONS) and value.shape == (16, 1)
             legal = logits > -1e8
@@ -35,6 +35,49 @@ def test_the_policy_gives_legal_actions_only_and_starts_uniform(observation):
             actions = torch.multinomial(probs, 1).squeeze(1).numpy()
             obs, _, _, _ = env.step(actions)
     assert env.stats()["illegal"] == 0
+
+
+def test_line_terms_are_the_table_differences_of_the_afterstates():
+    # The slow way: every legal move played (the engine's afterstates), its board's lines looked
+    # up, and the mover's table summed over them, less the same over the board now.
+    from hyle_entropy import ntuple
+    from hyle_entropy._native import afterstates
+    from hyle_entropy.ppo_policy import CLASSES, LINE_SCALE, PATTERNS, PLANES_SIZE, STAGES
+
+    ids, _ = ntuple.line_patterns(7)
+    env = EntropyVecEnv(num_envs=6, role="random", opponent="random", seed=5, mask_in_observation=True, observation="lines")
+    obs = env.reset()
+    policy = EntropyPolicy(channels=4, blocks=1, hidden=4, lines=1)
+    generator = torch.Generator().manual_seed(1)
+    with torch.no_grad():
+        policy.line_policy.copy_(torch.randn(policy.line_policy.shape, generator=generator))
+    table = LINE_SCALE * policy.line_policy.detach().numpy().reshape(2, STAGES, CLASSES, PATTERNS)
+    classes = [min(i % 7, 6 - i % 7) for i in range(14)]
+    checked = 0
+    for _ in range(40):
+        x = torch.from_numpy(obs)
+        tail = x[:, PLANES_SIZE - 2 : PLANES_SIZE]
+        with torch.no_grad():
+            moves, _ = policy.line_terms(x[:, PLANES_SIZE + 735 :], tail)
+        for i in range(6):
+            position = env.get_state(i)
+            if not env.masks[i].any():
+                continue
+            order, progress = int(round(float(tail[i, 0]))), float(tail[i, 1])
+            t = table[order, min(int(progress * STAGES), STAGES - 1)]
+
+            def total(board: str) -> float:
+                return sum(t[classes[k], ids[key]] for k, key in enumerate(ntuple.line_keys(board)))
+
+            now = total(position.split(" ")[0])
+            slow = sorted(total(after.split(" ")[0]) - now for move, after in afterstates(position) if move != "pass")
+            legal = np.flatnonzero(env.masks[i][: ACTIONS - 1])
+            fast = sorted(moves[i, legal].tolist())
+            assert np.allclose(fast, slow, atol=1e-4), position
+            checked += 1
+        probs = torch.softmax(policy(x)[0], dim=1)
+        obs, _, _, _ = env.step(torch.multinomial(probs, 1, generator=generator).squeeze(1).numpy())
+    assert checked > 100
 
 
 def test_slide_cells_follow_the_action_layout():
@@ -72,7 +115,7 @@ def test_a_short_training_writes_its_files_and_resumes(tmp_path):
     for name in ("checkpoint.pt", "policy.pt", "ppo.onnx", "curve.png"):
         assert (tmp_path / name).exists(), name
     policy = load_policy(str(tmp_path / "policy.pt"))
-    assert policy.config() == {"channels": 8, "blocks": 1, "hidden": 8, "gains": 1}
+    assert policy.config() == {"channels": 8, "blocks": 1, "hidden": 8, "gains": 1, "lines": 0}
     # The same command with a larger budget resumes from the checkpoint.
     longer = [a.replace("train.total_timesteps=8192", "train.total_timesteps=16384") for a in args]
     assert train_ppo.main(longer) == 0

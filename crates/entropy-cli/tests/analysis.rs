@@ -6,7 +6,7 @@ mod common;
 use std::io::Write;
 use std::process::{Command, Stdio};
 
-use common::{data, entropy, scratch, text};
+use common::{assert_fails, data, entropy, scratch, text};
 
 #[test]
 fn analyse_reviews_a_match_file_and_a_transcript() {
@@ -28,16 +28,13 @@ fn analyse_reviews_a_match_file_and_a_transcript() {
         "",
     );
     assert!(out.status.success(), "{}", text(&out.stderr));
-    let out = entropy(
-        &[
-            "analyse",
-            records.to_str().unwrap(),
-            "--nodes",
-            "2000",
-            "--json",
-        ],
-        "",
-    );
+    // `entropy analyse FILE OPTIONS...`.
+    let analyse = |file: &std::path::Path, options: &[&str]| {
+        let mut args = vec!["analyse", file.to_str().unwrap()];
+        args.extend_from_slice(options);
+        entropy(&args, "")
+    };
+    let out = analyse(&records, &["--nodes", "2000", "--json"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let lines: Vec<serde_json::Value> = text(&out.stdout)
         .lines()
@@ -54,18 +51,7 @@ fn analyse_reviews_a_match_file_and_a_transcript() {
         .filter(|l| l["type"] == "decision")
         .all(|l| l["loss"].as_f64().unwrap() >= 0.0));
     // Node-limited: the same figures again.
-    let again = entropy(
-        &[
-            "analyse",
-            records.to_str().unwrap(),
-            "--nodes",
-            "2000",
-            "--json",
-            "-j",
-            "1",
-        ],
-        "",
-    );
+    let again = analyse(&records, &["--nodes", "2000", "--json", "-j", "1"]);
     let strip = |s: &str| -> Vec<String> {
         s.lines()
             .filter(|l| !l.contains("\"summary\""))
@@ -75,16 +61,7 @@ fn analyse_reviews_a_match_file_and_a_transcript() {
     assert_eq!(strip(&text(&out.stdout)), strip(&text(&again.stdout)));
 
     let transcript = data("codecup/greedy-as-order.txt");
-    let out = entropy(
-        &[
-            "analyse",
-            transcript.to_str().unwrap(),
-            "--nodes",
-            "1000",
-            "--summary-only",
-        ],
-        "",
-    );
+    let out = analyse(&transcript, &["--nodes", "1000", "--summary-only"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(
         text(&out.stdout).contains("summary: 1 game, 96 decisions"),
@@ -94,13 +71,8 @@ fn analyse_reviews_a_match_file_and_a_transcript() {
 
     let bad = dir.join("bad.jsonl");
     std::fs::write(&bad, "{\"moves\":[\"3Aa\",\"AaAa\",\"3Aa\"]}\n").unwrap();
-    let out = entropy(&["analyse", bad.to_str().unwrap(), "--nodes", "500"], "");
-    assert_eq!(out.status.code(), Some(1));
-    assert!(
-        text(&out.stderr).contains("move 5 (3Aa) is illegal"),
-        "{}",
-        text(&out.stderr)
-    );
+    let out = analyse(&bad, &["--nodes", "500"]);
+    assert_fails(&out, 1, "move 5 (3Aa) is illegal");
 }
 
 #[test]
@@ -166,31 +138,16 @@ fn policy_data_writes_games_in_order_and_resumes_after_an_interruption() {
 
     // Other settings on the same files, or files that do not belong together, are refused.
     let out = run(&parts, "5", &["--role", "order"]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(
-        text(&out.stderr).contains("--role chaos"),
-        "{}",
-        text(&out.stderr)
-    );
+    assert_fails(&out, 2, "--role chaos");
     std::fs::write(format!("{parts}.y"), b"").unwrap();
     let out = run(&parts, "5", &[]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(
-        text(&out.stderr).contains("do not belong together"),
-        "{}",
-        text(&out.stderr)
-    );
+    assert_fails(&out, 2, "do not belong together");
 
     // Data files without their log are not overwritten.
     let orphan = prefix("orphan");
     std::fs::write(format!("{orphan}.x"), b"someone's data").unwrap();
     let out = run(&orphan, "1", &[]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(
-        text(&out.stderr).contains("is missing"),
-        "{}",
-        text(&out.stderr)
-    );
+    assert_fails(&out, 2, "is missing");
     assert_eq!(read(&orphan, "x"), b"someone's data");
 
     // A student plays Chaos (the teacher labels its decisions); its name is in the settings.
@@ -203,12 +160,7 @@ fn policy_data_writes_games_in_order_and_resumes_after_an_interruption() {
     ));
     assert_ne!(read(&student, "x"), read(&whole, "x")[..21 * 49 * 4 * 49]);
     let out = run(&prefix("nobody"), "1", &["--student", "nobody"]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(
-        text(&out.stderr).contains("--student: unknown bot"),
-        "{}",
-        text(&out.stderr)
-    );
+    assert_fails(&out, 2, "--student: unknown bot");
 
     // Greedy plays Order and the teacher assumes it: the same data whatever the threads.
     let against = |name: &str, jobs: &str| {
@@ -244,12 +196,7 @@ fn policy_data_writes_games_in_order_and_resumes_after_an_interruption() {
     );
     assert_eq!(read(&spoiled, "y").len(), 2 * 49);
     let out = run(&prefix("nobody"), "1", &["--teacher", "nobody"]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(
-        text(&out.stderr).contains("--teacher"),
-        "{}",
-        text(&out.stderr)
-    );
+    assert_fails(&out, 2, "--teacher");
 }
 
 /// POSTs a JSON body to a server on this machine and returns the JSON answer.

@@ -1,9 +1,11 @@
 //! The time a persistent searcher (its table kept from move to move, as in play) takes to search
 //! every decision of a few greedy games to a fixed depth, as in play.
-//! Argument: the depth (6).
+//! Arguments: the depth (6), and the leaves' evaluation: `linear` (the default) or `net` (the
+//! shipped n-tuple model, as `search:eval=net`).
 use entropy_core::{Position, Size};
 use entropy_engine::bots::make_bot;
 use entropy_engine::eval::LinearEval;
+use entropy_engine::learned::{BotEval, NTupleEval};
 use entropy_engine::search::{Limits, Searcher};
 use entropy_engine::Budget;
 
@@ -11,7 +13,12 @@ mod common;
 
 fn main() {
     let depth: u32 = common::arg(1, 6);
-    let mut searcher = Searcher::new(LinearEval::trained(), 16);
+    let leaves: String = common::arg(2, "linear".to_owned());
+    let eval = match leaves.as_str() {
+        "net" => BotEval::NTuple(NTupleEval::trained()),
+        _ => BotEval::Linear(LinearEval::trained()),
+    };
+    let mut searcher = Searcher::new(eval, 16);
     let (mut seconds, mut nodes) = (0.0, 0u64);
     for game in 0..3u64 {
         searcher.clear();
@@ -34,5 +41,5 @@ fn main() {
             }
         }
     }
-    println!("depth {depth}: {seconds:.2} s, {nodes} nodes");
+    println!("depth {depth}, {leaves} leaves: {seconds:.2} s, {nodes} nodes");
 }

@@ -318,3 +318,32 @@ fn optimistic_search_equals_optimistic_expectimax() {
         }
     }
 }
+
+/// The n-tuple evaluation as the search uses it (`search:eval=net`): every decision's children
+/// valued one after another through the memo, updated by each move, are valued as they are
+/// alone.
+#[test]
+fn the_ntuple_evaluation_through_the_memo_is_the_evaluation() {
+    use entropy_engine::eval::BoardMemo;
+    use entropy_engine::learned::NTupleEval;
+    let eval = NTupleEval::trained();
+    let mut memo = BoardMemo::default();
+    let mut children = 0;
+    for seed in 0..24 {
+        let position = random_position(seed, Size::SEVEN, 4 + 6 * seed as usize);
+        assert_eq!(
+            eval.evaluate_with(&position, &mut memo),
+            eval.evaluate(&position)
+        );
+        if position.to_move().is_none() {
+            continue;
+        }
+        for &mv in position.legal_moves().iter() {
+            let child = position.after(mv).unwrap();
+            let through = eval.evaluate_child(&position, mv, &child, &mut memo);
+            assert_eq!(through, eval.evaluate(&child), "{mv} in {position:?}");
+            children += 1;
+        }
+    }
+    assert!(children > 500, "{children}");
+}

@@ -1,6 +1,6 @@
 //! Steps per second of the environment, timing only `step` (actions are drawn from the masks
 //! outside the timed part):
-//! `cargo run -p entropy-env --release --example speed -- ENVS OPPONENT planes|compact [own|appended]`
+//! `cargo run -p entropy-env --release --example speed -- ENVS OPPONENT planes|compact|gains|lines [own|appended]`
 //! (the mask in its own array, the default, or appended to the observation).
 use std::time::{Duration, Instant};
 
@@ -9,7 +9,7 @@ use rand::{Rng, SeedableRng};
 
 /// Prints what was wrong with the command line and exits.
 fn usage(problem: &str) -> ! {
-    eprintln!("speed: {problem}\nusage: speed [ENVS] [OPPONENT] [planes|compact] [own|appended]");
+    eprintln!("speed: {problem}\nusage: speed [ENVS] [OPPONENT] [planes|compact|gains|lines] [own|appended]");
     std::process::exit(2)
 }
 
@@ -26,6 +26,8 @@ fn main() {
     let kind = match args.get(3).map(String::as_str) {
         None | Some("planes") => ObservationKind::Planes,
         Some("compact") => ObservationKind::Compact,
+        Some("gains") => ObservationKind::Gains,
+        Some("lines") => ObservationKind::Lines,
         Some(other) => usage(&format!("unknown observation {other:?}")),
     };
     let appended = match args.get(4).map(String::as_str) {
@@ -53,7 +55,9 @@ fn main() {
         () => {
             Buffers {
                 observations: match kind {
-                    ObservationKind::Planes | ObservationKind::Gains => Observations::F32(&mut f),
+                    ObservationKind::Planes | ObservationKind::Gains | ObservationKind::Lines => {
+                        Observations::F32(&mut f)
+                    }
                     ObservationKind::Compact => Observations::U8(&mut b),
                 },
                 masks: &mut masks,

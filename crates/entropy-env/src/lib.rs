@@ -131,6 +131,14 @@ pub enum EnvError {
     /// The zero-game environment.
     #[error("num_envs must be at least 1")]
     NoGames,
+    /// An observation buffer of the other element type than the observation's.
+    #[error("the {kind:?} observation needs {needs} buffers")]
+    BufferType {
+        /// The observation.
+        kind: ObservationKind,
+        /// The element type it needs (`f32` or `u8`).
+        needs: &'static str,
+    },
 }
 
 /// The terminal reward of a final score for Order: `clamp((S - 75) / 25, -1, 1)`.
@@ -175,7 +183,8 @@ pub struct Buffers<'a> {
 
 /// Observation buffer of either element type.
 pub enum Observations<'a> {
-    /// For [`ObservationKind::Planes`] and [`ObservationKind::Gains`].
+    /// For [`ObservationKind::Planes`], [`ObservationKind::Gains`] and
+    /// [`ObservationKind::Lines`].
     F32(&'a mut [f32]),
     /// For [`ObservationKind::Compact`].
     U8(&'a mut [u8]),
@@ -287,9 +296,15 @@ impl VecEnv {
 
     fn check(&self, buffers: &Buffers<'_>) -> Result<(), EnvError> {
         let agents = self.num_agents();
+        let kind = self.config.observation;
+        let bytes = kind == ObservationKind::Compact;
         let obs_len = match &buffers.observations {
-            Observations::F32(b) => b.len(),
-            Observations::U8(b) => b.len(),
+            Observations::F32(b) if !bytes => b.len(),
+            Observations::U8(b) if bytes => b.len(),
+            _ => {
+                let needs = if bytes { "u8" } else { "f32" };
+                return Err(EnvError::BufferType { kind, needs });
+            }
         };
         let checks = [
             ("observations", obs_len, agents * self.observation_size()),
@@ -515,11 +530,11 @@ impl VecEnv {
             match &mut buffers.observations {
                 Observations::F32(obs) => {
                     let out = &mut obs[row * obs_size..(row + 1) * obs_size];
-                    if self.config.observation == ObservationKind::Gains {
-                        observation::write_gains(&game.position, &mut out[..plain]);
-                    } else {
-                        observation::write_planes(&game.position, &mut out[..plain]);
-                    }
+                    observation::write_observation(
+                        &game.position,
+                        self.config.observation,
+                        &mut out[..plain],
+                    );
                     if self.config.mask_in_observation {
                         for (o, &m) in out[plain..].iter_mut().zip(mask.iter()) {
                             *o = if m { 1.0 } else { 0.0 };

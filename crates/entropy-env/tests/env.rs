@@ -32,7 +32,7 @@ impl Owned {
     fn buffers(&mut self, kind: ObservationKind) -> Buffers<'_> {
         Buffers {
             observations: match kind {
-                ObservationKind::Planes | ObservationKind::Gains => {
+                ObservationKind::Planes | ObservationKind::Gains | ObservationKind::Lines => {
                     Observations::F32(&mut self.observations)
                 }
                 ObservationKind::Compact => Observations::U8(&mut self.bytes),
@@ -293,6 +293,32 @@ fn states_can_be_set_and_read() {
     let outcomes = env.chance_outcomes(0).unwrap();
     assert_eq!(outcomes.len(), 7);
     assert!((outcomes.iter().map(|o| o.1).sum::<f64>() - 1.0).abs() < 1e-12);
+}
+
+#[test]
+fn a_buffer_of_the_wrong_element_type_is_an_error() {
+    for (kind, wrong) in [
+        (ObservationKind::Compact, ObservationKind::Lines),
+        (ObservationKind::Lines, ObservationKind::Compact),
+    ] {
+        let config = EnvConfig {
+            observation: kind,
+            ..EnvConfig::default()
+        };
+        let mut env = VecEnv::new(config).unwrap();
+        let mut owned = Owned::for_env(&env);
+        let error = env.reset(None, &mut owned.buffers(wrong)).unwrap_err();
+        let needs = if kind == ObservationKind::Compact {
+            "u8"
+        } else {
+            "f32"
+        };
+        assert_eq!(
+            error.to_string(),
+            format!("the {kind:?} observation needs {needs} buffers")
+        );
+        assert!(env.reset(None, &mut owned.buffers(kind)).is_ok());
+    }
 }
 
 #[test]

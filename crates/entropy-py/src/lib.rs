@@ -68,7 +68,7 @@ fn parse_choices(
     mode: &str,
 ) -> PyResult<(Size, RoleChoice, ObservationKind, Mode)> {
     use Mode::{SelfPlay, Single};
-    use ObservationKind::{Compact, Gains, Planes};
+    use ObservationKind::{Compact, Gains, Lines, Planes};
     use RoleChoice::{Chaos, Order, Random};
     let size = Size::new(size).ok_or_else(|| value_error(format!("size {size}: use 7 or 5")))?;
     let role = choice(
@@ -76,7 +76,12 @@ fn parse_choices(
         role,
         &[("order", Order), ("chaos", Chaos), ("random", Random)],
     )?;
-    let kinds = [("planes", Planes), ("gains", Gains), ("compact", Compact)];
+    let kinds = [
+        ("planes", Planes),
+        ("gains", Gains),
+        ("lines", Lines),
+        ("compact", Compact),
+    ];
     let observation = choice("observation", observation, &kinds)?;
     let mode = choice("mode", mode, &[("single", Single), ("selfplay", SelfPlay)])?;
     Ok((size, role, observation, mode))
@@ -120,7 +125,7 @@ impl PyVecEnv {
         // Only one of the two is borrowed: the one of this environment's observation type.
         let (mut planes, mut compact) = (None, None);
         let observations = match env.config().observation {
-            ObservationKind::Planes | ObservationKind::Gains => {
+            ObservationKind::Planes | ObservationKind::Gains | ObservationKind::Lines => {
                 let array = observations
                     .cast::<PyArray2<f32>>()
                     .map_err(|_| value_error("observations must be a float32 2-D array"))?;
@@ -211,7 +216,7 @@ impl PyVecEnv {
     #[getter]
     fn observation_dtype(&self) -> &'static str {
         match self.env.config().observation {
-            ObservationKind::Planes | ObservationKind::Gains => "float32",
+            ObservationKind::Planes | ObservationKind::Gains | ObservationKind::Lines => "float32",
             ObservationKind::Compact => "uint8",
         }
     }

@@ -72,6 +72,9 @@ impl Evaluator for BotEval {
     fn evaluate_with(&self, position: &Position, memo: &mut BoardMemo) -> f64 {
         match self {
             BotEval::Linear(eval) => eval.evaluate_with(position, memo),
+            BotEval::NTuple(eval) if eval.model().side() == position.size().side() => {
+                eval.evaluate_with(position, memo)
+            }
             _ => self.evaluate(position),
         }
     }
@@ -86,6 +89,9 @@ impl Evaluator for BotEval {
     ) -> f64 {
         match self {
             BotEval::Linear(eval) => eval.evaluate_child(parent, mv, child, memo),
+            BotEval::NTuple(eval) if eval.model().side() == child.size().side() => {
+                eval.evaluate_child(parent, mv, child, memo)
+            }
             _ => self.evaluate(child),
         }
     }

@@ -18,10 +18,16 @@
 //! **Gains** (`f32`, the planes then 3 C + C x 2(N-1) values, 1137 on 7x7): what the rules say
 //! each move does to the score now, in tens of points, for a policy that should not have to
 //! learn the scoring table before it can learn to play (see [`write_gains`]).
+//!
+//! **Lines** (`f32`, the gains then 2N + 3 (C + C x 2(N-1)) values, 3062 on 7x7): every line's
+//! pattern now, and for every placement and slide the patterns of the lines it changes, after
+//! it, so that a policy can value each move's afterstate by tables over line patterns, as the
+//! n-tuple evaluation does (see [`write_lines`]).
 
 use entropy_core::{line, Phase, Position, Size};
 
 use super::actions::{action_count, action_of, pass_action};
+use super::ntuple::line_patterns;
 use crate::eval::{for_each_touching_slide, replies_to_placements};
 
 /// Calls `f(row, column)` for every set bit of a one-byte-per-row bitboard.
@@ -43,6 +49,8 @@ pub enum ObservationKind {
     Compact,
     /// The planes, then every move's immediate effect on the score, `f32`.
     Gains,
+    /// The gains, then the line patterns now and after every move, `f32`.
+    Lines,
 }
 
 /// Values per observation (without an appended mask).
@@ -52,6 +60,20 @@ pub fn observation_size(size: Size, kind: ObservationKind) -> usize {
         ObservationKind::Planes => n * c + c + n + 3,
         ObservationKind::Compact => c + n + 3,
         ObservationKind::Gains => n * c + c + n + 3 + 3 * c + c * 2 * (n - 1),
+        ObservationKind::Lines => {
+            observation_size(size, ObservationKind::Gains) + 2 * n + 3 * (c + c * 2 * (n - 1))
+        }
+    }
+}
+
+/// Writes a float observation of this kind (not [`ObservationKind::Compact`], whose values are
+/// bytes: [`write_compact`]).
+pub fn write_observation(position: &Position, kind: ObservationKind, out: &mut [f32]) {
+    match kind {
+        ObservationKind::Planes => write_planes(position, out),
+        ObservationKind::Gains => write_gains(position, out),
+        ObservationKind::Lines => write_lines(position, out),
+        ObservationKind::Compact => panic!("the compact observation is bytes"),
     }
 }
 
@@ -145,6 +167,102 @@ pub fn write_gains(position: &Position, out: &mut [f32]) {
     }
 }
 
+/// The lines (0 .. N the rows, N .. 2N the columns) an action changes, in the order the lines
+/// observation lists their patterns ([`write_lines`]): a placement on (r, c) its row, its column
+/// and its row again (that third slot always holds the row's current pattern: it changes
+/// nothing); a slide along row r from column a to b the row, column a and column b; a slide along
+/// column c from row a to b the column, row a and row b. `None` for the pass.
+pub fn changed_lines(size: Size, action: usize) -> Option<[usize; 3]> {
+    let (n, c) = (size.side(), size.cells());
+    let per_cell = 2 * (n - 1);
+    if action < c {
+        let (row, column) = (action / n, action % n);
+        return Some([row, n + column, row]);
+    }
+    if action >= pass_action(size) {
+        return None;
+    }
+    let (from, target) = ((action - c) / per_cell, (action - c) % per_cell);
+    let (row, column) = (from / n, from % n);
+    Some(if target < n - 1 {
+        let to = target + usize::from(target >= column);
+        [row, n + column, n + to]
+    } else {
+        let to = target - (n - 1) + usize::from(target - (n - 1) >= row);
+        [n + column, row, to]
+    })
+}
+
+/// Writes the lines observation: the gains ([`write_gains`]), then
+///
+/// | values | meaning |
+/// |---|---|
+/// | 2N | each row's, then each column's pattern: its id among the line patterns of the n-tuple evaluation ([`super::ntuple::line_patterns`]; colours renamed in order of first appearance, the smaller of both directions) |
+/// | 3 x (C + C x 2(N-1)) | for every placement and slide action, the patterns of the three lines it changes ([`changed_lines`]) after it; for an action that is not legal now, their patterns now |
+///
+/// A policy that looks up a value per pattern values each move by its lines' values after it
+/// less their values now (the unchanged lines cancel), as the n-tuple evaluation would.
+pub fn write_lines(position: &Position, out: &mut [f32]) {
+    let size = position.size();
+    let (n, c) = (size.side(), size.cells());
+    let gains = observation_size(size, ObservationKind::Gains);
+    write_gains(position, &mut out[..gains]);
+    let patterns = line_patterns(n);
+    let board = position.board();
+    // Rows, then columns; on the stack: the environment writes this every step.
+    let mut keys = [0u32; 2 * entropy_core::MAX_SIDE];
+    for i in 0..n {
+        keys[i] = board.row_key(i);
+        keys[n + i] = board.column_key(i);
+    }
+    let id = |key: u32| patterns.id(key) as f32;
+    let (now, after) = out[gains..].split_at_mut(2 * n);
+    for (slot, &key) in now.iter_mut().zip(&keys[..2 * n]) {
+        *slot = id(key);
+    }
+    // Every action's slots at the patterns now; the legal moves' then changed.
+    for action in 0..pass_action(size) {
+        let lines = changed_lines(size, action).expect("not the pass");
+        for (k, &line) in lines.iter().enumerate() {
+            after[3 * action + k] = now[line];
+        }
+    }
+    let set = |key: u32, at: usize, number: u32| key & !(7 << (3 * at)) | number << (3 * at);
+    match position.phase() {
+        Phase::Place(colour) => {
+            let number = u32::from(colour.number());
+            for cell in board.vacant_cells() {
+                let (row, column) = (cell.row(), cell.column());
+                let action = row * n + column;
+                after[3 * action] = id(set(keys[row], column, number));
+                after[3 * action + 1] = id(set(keys[n + column], row, number));
+            }
+        }
+        Phase::Slide => {
+            for mv in position.legal_moves().iter() {
+                let entropy_core::Move::Slide { from, to } = *mv else {
+                    continue;
+                };
+                let action = action_of(size, *mv).expect("a slide has an action");
+                let (r, col) = (from.row(), from.column());
+                let number = (keys[r] >> (3 * col)) & 7;
+                let slots = &mut after[3 * action..3 * action + 3];
+                if from.row() == to.row() {
+                    slots[0] = id(set(set(keys[r], col, 0), to.column(), number));
+                    slots[1] = id(set(keys[n + col], r, 0));
+                    slots[2] = id(set(keys[n + to.column()], r, number));
+                } else {
+                    slots[0] = id(set(set(keys[n + col], r, 0), to.row(), number));
+                    slots[1] = id(set(keys[r], col, 0));
+                    slots[2] = id(set(keys[to.row()], col, number));
+                }
+            }
+        }
+        Phase::Draw | Phase::Over => {}
+    }
+    debug_assert_eq!(after.len(), 3 * (c + c * 2 * (n - 1)));
+}
+
 /// Writes the compact observation.
 pub fn write_compact(position: &Position, out: &mut [u8]) {
     let c = position.size().cells();
@@ -181,7 +299,7 @@ pub fn write_mask(position: &Position, mask: &mut [bool]) {
 
 #[cfg(test)]
 mod tests {
-    use entropy_core::{Move, Size};
+    use entropy_core::{Cell, Move, Size};
     use rand::SeedableRng;
 
     use super::*;
@@ -217,6 +335,105 @@ mod tests {
             }
         }
         out
+    }
+
+    /// The lines observation's tail, the slow way: every legal move played out and its
+    /// afterstate's lines looked up.
+    fn lines_by_playing(position: &Position) -> Vec<f32> {
+        let size = position.size();
+        let n = size.side();
+        let patterns = line_patterns(n);
+        let ids = |p: &Position| -> Vec<f32> {
+            let board = p.board();
+            (0..n)
+                .map(|r| patterns.id(board.row_key(r)) as f32)
+                .chain((0..n).map(|col| patterns.id(board.column_key(col)) as f32))
+                .collect()
+        };
+        let now = ids(position);
+        let mut out = now.clone();
+        let legal = position.legal_moves();
+        for action in 0..pass_action(size) {
+            let lines = changed_lines(size, action).unwrap();
+            let after = crate::learned::actions::move_of(position, action)
+                .filter(|mv| legal.contains(mv))
+                .map(|mv| ids(&position.after(mv).unwrap()));
+            for (k, &line) in lines.iter().enumerate() {
+                // A placement's third slot is its row at its pattern now.
+                let changed = !(action < size.cells() && k == 2);
+                out.push(match &after {
+                    Some(after) if changed => after[line],
+                    _ => now[line],
+                });
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn line_patterns_are_the_afterstates_lines() {
+        for size in [Size::SEVEN, Size::FIVE] {
+            let gains = observation_size(size, ObservationKind::Gains);
+            let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(5);
+            for _ in 0..3 {
+                let mut position = Position::new(size);
+                while !position.is_over() {
+                    let mut out = vec![0f32; observation_size(size, ObservationKind::Lines)];
+                    write_observation(&position, ObservationKind::Lines, &mut out);
+                    let mut plain = vec![0f32; gains];
+                    write_gains(&position, &mut plain);
+                    assert_eq!(out[..gains], plain[..]);
+                    assert_eq!(
+                        out[gains..],
+                        lines_by_playing(&position)[..],
+                        "{position:?}"
+                    );
+                    let mv = random_move(&position, &mut rng);
+                    position.play_unchecked(mv);
+                }
+            }
+        }
+        assert_eq!(observation_size(Size::SEVEN, ObservationKind::Lines), 3062);
+    }
+
+    #[test]
+    fn changed_lines_name_the_lines_a_move_crosses() {
+        for size in [Size::SEVEN, Size::FIVE] {
+            let n = size.side();
+            for action in 0..pass_action(size) {
+                let lines = changed_lines(size, action).unwrap();
+                let cells: Vec<Cell> = if action < size.cells() {
+                    vec![crate::learned::actions::grid_cell(size, action)]
+                } else {
+                    let mut slide = Position::new(size);
+                    slide.play_unchecked(Move::Draw(entropy_core::Colour::ALL[0]));
+                    let from = crate::learned::actions::grid_cell(
+                        size,
+                        (action - size.cells()) / (2 * (n - 1)),
+                    );
+                    slide.play_unchecked(Move::Place {
+                        colour: entropy_core::Colour::ALL[0],
+                        cell: from,
+                    });
+                    match crate::learned::actions::move_of(&slide, action).unwrap() {
+                        Move::Slide { from, to } => vec![from, to],
+                        other => panic!("{other:?}"),
+                    }
+                };
+                // Every line through the cells, and only those.
+                let mut through: Vec<usize> = cells
+                    .iter()
+                    .flat_map(|cell| [cell.row(), n + cell.column()])
+                    .collect();
+                through.sort_unstable();
+                through.dedup();
+                let mut named = lines.to_vec();
+                named.sort_unstable();
+                named.dedup();
+                assert_eq!(named, through, "action {action}");
+            }
+            assert_eq!(changed_lines(size, pass_action(size)), None);
+        }
     }
 
     #[test]

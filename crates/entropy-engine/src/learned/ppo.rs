@@ -3,8 +3,8 @@
 //! both roles and the same play against every opponent. Built with the `wnet` feature.
 //!
 //! The policy reads the reinforcement-learning environment's observation ([`observation`]: the
-//! plan's 402 planes, or the gains observation, then the legal-action mask as 0/1; which of the
-//! two, the model's input size tells) and gives a logit per action ([`actions`]); the bot plays
+//! plan's 402 planes, the gains or the lines observation, then the legal-action mask as 0/1;
+//! which, the model's input size tells) and gives a logit per action ([`actions`]); the bot plays
 //! the legal action with the highest logit, as the trainer's evaluation does.
 
 use std::sync::Arc;
@@ -14,9 +14,7 @@ use tract_onnx::prelude::*;
 
 use super::actions::{action_count, move_of};
 use super::networks::{load_plan, Plan};
-use super::observation::{
-    observation_size, write_gains, write_mask, write_planes, ObservationKind,
-};
+use super::observation::{observation_size, write_mask, write_observation, ObservationKind};
 use crate::eval::{best_afterstate, Evaluator, LinearEval};
 use crate::playout::random_move;
 use crate::{Bot, Budget};
@@ -28,7 +26,7 @@ const SIDE: usize = 7;
 #[derive(Clone)]
 pub struct PpoNet {
     plan: Arc<Plan>,
-    /// The observation it reads: the planes or the gains.
+    /// The observation it reads: the planes, the gains or the lines.
     kind: ObservationKind,
 }
 
@@ -40,7 +38,7 @@ impl std::fmt::Debug for PpoNet {
 
 impl PpoNet {
     /// Reads a policy exported by `train_ppo` (`ppo.onnx`), tells the observation it reads
-    /// from its input's width (planes and mask, or gains and mask), and runs it on the first
+    /// from its input's width (planes, gains or lines, then the mask), and runs it on the first
     /// placement of a game, so that a wrong model fails here and not in a game.
     pub fn from_onnx(bytes: &[u8]) -> Result<PpoNet, String> {
         let plan = load_plan(bytes)?;
@@ -54,14 +52,24 @@ impl PpoNet {
             .ok_or("the model's input has no fixed width")?;
         let size = Size::SEVEN;
         let mask = action_count(size);
-        let kind = [ObservationKind::Planes, ObservationKind::Gains]
+        let kinds = [
+            (ObservationKind::Planes, "planes"),
+            (ObservationKind::Gains, "gains"),
+            (ObservationKind::Lines, "lines"),
+        ];
+        let (kind, _) = kinds
             .into_iter()
-            .find(|&kind| observation_size(size, kind) + mask == width)
+            .find(|&(kind, _)| observation_size(size, kind) + mask == width)
             .ok_or_else(|| {
+                let widths: Vec<String> = kinds
+                    .iter()
+                    .map(|&(kind, name)| {
+                        format!("{} ({name})", observation_size(size, kind) + mask)
+                    })
+                    .collect();
                 format!(
-                    "the model reads {width} numbers: a 7x7 policy reads {} (planes) or {} (gains)",
-                    observation_size(size, ObservationKind::Planes) + mask,
-                    observation_size(size, ObservationKind::Gains) + mask
+                    "the model reads {width} numbers: a 7x7 policy reads {}",
+                    widths.join(", ")
                 )
             })?;
         let net = PpoNet { plan, kind };
@@ -81,18 +89,15 @@ impl PpoNet {
         .clone()
     }
 
-    /// The observation the policy reads: the planes (or the gains), then the mask as 0/1.
+    /// The observation the policy reads (the planes, the gains or the lines), then the mask as
+    /// 0/1.
     pub fn observation(&self, position: &Position) -> Vec<f32> {
         let size = position.size();
         let planes = observation_size(size, self.kind);
         let mut mask = vec![false; action_count(size)];
         write_mask(position, &mut mask);
         let mut out = vec![0f32; planes + mask.len()];
-        if self.kind == ObservationKind::Gains {
-            write_gains(position, &mut out[..planes]);
-        } else {
-            write_planes(position, &mut out[..planes]);
-        }
+        write_observation(position, self.kind, &mut out[..planes]);
         for (value, legal) in out[planes..].iter_mut().zip(&mask) {
             *value = f32::from(u8::from(*legal));
         }

@@ -18,9 +18,16 @@
 use std::fmt;
 use std::sync::OnceLock;
 
-use entropy_core::{Phase, Position, MAX_SIDE};
+use entropy_core::{Move, Phase, Position, MAX_SIDE};
 
-use crate::eval::{features, Bucket, Evaluator, Weights, BUCKETS, FEATURES, FEATURE_NAMES};
+mod patterns;
+
+pub use patterns::{canonical_line, line_patterns, LinePatterns};
+
+use crate::eval::{
+    features, BoardMemo, Bucket, Evaluator, FeatureVector, Weights, BUCKETS, FEATURES,
+    FEATURE_NAMES,
+};
 
 /// Chips placed between two stage anchors.
 pub const STAGE_STEP: usize = 4;
@@ -34,96 +41,6 @@ pub const PHASES: usize = 2;
 
 /// Linear inputs: every feature but the score (the score is the value's base), and a bias.
 pub const LINEAR: usize = FEATURES;
-
-/// The patterns of lines of one length: a dense id for every line key.
-#[derive(Debug)]
-pub struct LinePatterns {
-    side: usize,
-    /// Pattern id of every line key (`8^side` keys).
-    ids: Vec<u16>,
-    /// How many patterns there are.
-    count: usize,
-}
-
-impl LinePatterns {
-    /// The pattern id of a line key.
-    #[inline]
-    pub fn id(&self, key: u32) -> usize {
-        self.ids[key as usize] as usize
-    }
-
-    /// The number of patterns.
-    pub fn count(&self) -> usize {
-        self.count
-    }
-
-    /// The line length.
-    pub fn side(&self) -> usize {
-        self.side
-    }
-}
-
-/// A line's cells with colours renamed 1, 2, .. in order of first appearance, as a line key.
-fn relabelled(cells: impl Iterator<Item = u32>) -> u32 {
-    let mut names = [0u32; 8];
-    let mut next = 1;
-    let mut key = 0;
-    for (i, cell) in cells.enumerate() {
-        let name = if cell == 0 {
-            0
-        } else {
-            if names[cell as usize] == 0 {
-                names[cell as usize] = next;
-                next += 1;
-            }
-            names[cell as usize]
-        };
-        key |= name << (3 * i);
-    }
-    key
-}
-
-/// The canonical key of a line: colours renamed, the smaller of both directions. This is the
-/// slow, obviously correct definition; [`LinePatterns`] tabulates it.
-pub fn canonical_line(key: u32, side: usize) -> u32 {
-    let cell = |i: usize| (key >> (3 * i)) & 7;
-    let forward = relabelled((0..side).map(cell));
-    let backward = relabelled((0..side).rev().map(cell));
-    forward.min(backward)
-}
-
-fn build_patterns(side: usize) -> LinePatterns {
-    let keys = 1usize << (3 * side);
-    let canonical: Vec<u32> = (0..keys as u32).map(|k| canonical_line(k, side)).collect();
-    let mut distinct = canonical.clone();
-    distinct.sort_unstable();
-    distinct.dedup();
-    let ids = canonical
-        .iter()
-        .map(|c| {
-            distinct
-                .binary_search(c)
-                .expect("a canonical key is listed") as u16
-        })
-        .collect();
-    LinePatterns {
-        side,
-        ids,
-        count: distinct.len(),
-    }
-}
-
-/// The line patterns of one side length (5 or 7), built on first use (4 MiB and about 50 ms for
-/// seven cells).
-pub fn line_patterns(side: usize) -> &'static LinePatterns {
-    static FIVE: OnceLock<LinePatterns> = OnceLock::new();
-    static SEVEN: OnceLock<LinePatterns> = OnceLock::new();
-    match side {
-        5 => FIVE.get_or_init(|| build_patterns(5)),
-        7 => SEVEN.get_or_init(|| build_patterns(7)),
-        _ => panic!("no line patterns for side {side}"),
-    }
-}
 
 /// Which weights a position reads: its phase slot, the two stage anchors around it and how far
 /// it lies towards the second.
@@ -239,7 +156,7 @@ impl NTupleModel {
     /// and shared by every bot and evaluation that uses them.
     pub fn trained() -> std::sync::Arc<NTupleModel> {
         static TRAINED: OnceLock<std::sync::Arc<NTupleModel>> = OnceLock::new();
-        NTupleModel::shipped(&TRAINED, include_bytes!("../../weights/net7.bin"))
+        NTupleModel::shipped(&TRAINED, include_bytes!("../../../weights/net7.bin"))
     }
 
     /// The shipped Order weights (`weights/net7-order.bin`, `entropy train-net --method td
@@ -247,7 +164,7 @@ impl NTupleModel {
     /// over the linear evaluation and over `net`'s values): only its Order values are trained.
     pub fn trained_order() -> std::sync::Arc<NTupleModel> {
         static TRAINED: OnceLock<std::sync::Arc<NTupleModel>> = OnceLock::new();
-        NTupleModel::shipped(&TRAINED, include_bytes!("../../weights/net7-order.bin"))
+        NTupleModel::shipped(&TRAINED, include_bytes!("../../../weights/net7-order.bin"))
     }
 
     /// The shipped Order weights against a greedy Chaos (`weights/net7-greedy-order.bin`,
@@ -256,7 +173,7 @@ impl NTupleModel {
         static TRAINED: OnceLock<std::sync::Arc<NTupleModel>> = OnceLock::new();
         NTupleModel::shipped(
             &TRAINED,
-            include_bytes!("../../weights/net7-greedy-order.bin"),
+            include_bytes!("../../../weights/net7-greedy-order.bin"),
         )
     }
 
@@ -299,6 +216,12 @@ impl NTupleModel {
 
     /// The inputs of a position of this model's size (not over).
     pub fn inputs(&self, position: &Position) -> Inputs {
+        self.inputs_with(position, &features(position))
+    }
+
+    /// [`NTupleModel::inputs`] of a position whose features are known (the search keeps them
+    /// from node to node).
+    pub fn inputs_with(&self, position: &Position, f: &FeatureVector) -> Inputs {
         debug_assert_eq!(position.size().side(), self.side);
         let stage = Stage::of(position);
         let board = position.board();
@@ -311,8 +234,7 @@ impl NTupleModel {
             lines[i] = (base + class + patterns.id(board.row_key(i))) as u32;
             lines[n + i] = (base + class + patterns.id(board.column_key(i))) as u32;
         }
-        let f = features(position);
-        let base = self.base.predict(position, &f) as f32;
+        let base = self.base.predict(position, f) as f32;
         let mut linear = [0f32; LINEAR];
         linear[0] = 1.0;
         for k in 1..FEATURES {
@@ -383,11 +305,17 @@ impl NTupleModel {
 
     /// Order's expected final score from a position of this model's size, at least its score.
     pub fn value(&self, position: &Position) -> f64 {
+        self.value_from(position, || features(position))
+    }
+
+    /// [`NTupleModel::value`] with the position's features from `features` (asked only where
+    /// the game is not over).
+    pub fn value_from(&self, position: &Position, features: impl FnOnce() -> FeatureVector) -> f64 {
         let score = position.score() as f64;
         if position.is_over() {
             return score;
         }
-        (self.value_of(&self.inputs(position)) as f64).max(score)
+        (self.value_of(&self.inputs_with(position, &features())) as f64).max(score)
     }
 
     /// The model as bytes: a text header (the magic line, the shape, the provenance as `#`
@@ -561,6 +489,23 @@ impl Evaluator for NTupleEval {
     fn evaluate(&self, position: &Position) -> f64 {
         self.model.value(position)
     }
+
+    #[inline]
+    fn evaluate_with(&self, position: &Position, memo: &mut BoardMemo) -> f64 {
+        self.model.value_from(position, || memo.features(position))
+    }
+
+    #[inline]
+    fn evaluate_child(
+        &self,
+        parent: &Position,
+        mv: Move,
+        child: &Position,
+        memo: &mut BoardMemo,
+    ) -> f64 {
+        self.model
+            .value_from(child, || memo.child_features(parent, mv, child))
+    }
 }
 
 #[cfg(test)]
@@ -570,53 +515,6 @@ mod tests {
     use entropy_core::Size;
     use rand::{Rng, SeedableRng};
     use rand_xoshiro::Xoshiro256PlusPlus;
-
-    fn cells(key: u32, side: usize) -> Vec<u32> {
-        (0..side).map(|i| (key >> (3 * i)) & 7).collect()
-    }
-
-    fn key_of(cells: &[u32]) -> u32 {
-        cells
-            .iter()
-            .enumerate()
-            .fold(0, |k, (i, &c)| k | (c << (3 * i)))
-    }
-
-    #[test]
-    fn patterns_are_lines_up_to_colour_names_and_direction() {
-        let patterns = line_patterns(7);
-        assert_eq!(patterns.count(), 2152);
-        let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
-        for _ in 0..20_000 {
-            let key = rng.random_range(0..1u32 << 21);
-            let line = cells(key, 7);
-            // Renaming the colours by a random permutation and reading backwards keep the id.
-            let mut names: Vec<u32> = (1..=7).collect();
-            for i in (1..7).rev() {
-                names.swap(i, rng.random_range(0..=i));
-            }
-            let renamed: Vec<u32> = line
-                .iter()
-                .map(|&c| if c == 0 { 0 } else { names[c as usize - 1] })
-                .collect();
-            let mut reversed = renamed.clone();
-            reversed.reverse();
-            assert_eq!(patterns.id(key), patterns.id(key_of(&renamed)), "{line:?}");
-            assert_eq!(patterns.id(key), patterns.id(key_of(&reversed)), "{line:?}");
-            // And the id is the slow definition's: equal ids, equal canonical lines.
-            let other = rng.random_range(0..1u32 << 21);
-            assert_eq!(
-                patterns.id(key) == patterns.id(other),
-                canonical_line(key, 7) == canonical_line(other, 7)
-            );
-        }
-        // Every key of a five-cell line against the definition.
-        let five = line_patterns(5);
-        for key in 0..1u32 << 15 {
-            let same = canonical_line(key, 5);
-            assert_eq!(five.id(key), five.id(same), "{key}");
-        }
-    }
 
     fn random_positions(count: usize, seed: u64) -> Vec<Position> {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
