@@ -347,23 +347,3 @@ fn the_ntuple_evaluation_through_the_memo_is_the_evaluation() {
     }
     assert!(children > 500, "{children}");
 }
-
-#[test]
-fn a_soft_limit_stops_iterations_and_a_generous_one_changes_nothing() {
-    use std::time::Duration;
-    let pos = random_position(11, Size::SEVEN, 41);
-    let mut searcher = Searcher::new(LinearEval::hand(), 4);
-    let limits = |soft, unstable, depth| Limits {
-        soft: Some(soft),
-        unstable,
-        depth,
-        ..Limits::time(Duration::from_secs(20))
-    };
-    // Past a soft limit of zero no iteration starts after the first, extended or not.
-    for unstable in [0, 150] {
-        let result = searcher.search(&pos, limits(Duration::ZERO, unstable, None));
-        assert_eq!(result.depth, 1, "{result:?}");
-    }
-    let result = searcher.search(&pos, limits(Duration::from_secs(20), 150, Some(3)));
-    assert_eq!(result.depth, 3);
-}

@@ -176,18 +176,6 @@ pub const SEARCH_OPTIONS: &[SearchOption] = &[
             Ok(())
         },
     },
-    SearchOption {
-        key: "stable",
-        value: "PERCENT",
-        group: "time",
-        help: "start iterations until the allotted time, until PERCENT of it while the last \
-               one changed the best move, 60% of it once two kept it (0: off)",
-        set: |s, v| {
-            let percent = whole(v)?;
-            s.options.stable = (percent > 0).then_some(percent.clamp(100, 1000) as u32);
-            Ok(())
-        },
-    },
 ];
 
 impl SearchSetup {
@@ -271,7 +259,7 @@ mod tests {
     #[test]
     fn options_set_what_they_say() {
         let s = apply(
-            "nodes=500,tt=8,unfinished=1,peak=1.5,hard=150,growth=3,weak=0,stable=150",
+            "nodes=500,tt=8,unfinished=1,peak=1.5,hard=150,growth=3,weak=0",
             setup(),
         )
         .unwrap();
@@ -282,7 +270,6 @@ mod tests {
         assert_eq!((s.options.peak, s.options.hard_share), (1.5, 1.5));
         assert_eq!(s.options.growth, Some(3));
         assert_eq!(s.options.weak_regret, None);
-        assert_eq!(s.options.stable, Some(150));
         // The table size alone leaves the bot on the clock.
         assert_eq!(apply("tt=8", setup()).unwrap().options.limits, None);
         assert_eq!(

@@ -45,11 +45,6 @@ pub struct SearchOptions {
     pub hard_share: f64,
     /// With the clock: how sharply the time profile peaks mid-game ([`time::allot`]).
     pub peak: f64,
-    /// With the clock: start iterations by the best move's stability ([`Limits::soft`]): up to
-    /// the allotted time, up to this percent of it while the last iteration changed the best
-    /// move, [`crate::search::STABLE_SHARE`] of it once two kept it; `None`: until the hard
-    /// limit, whatever the best move does.
-    pub stable: Option<u32>,
 }
 
 impl Default for SearchOptions {
@@ -63,7 +58,6 @@ impl Default for SearchOptions {
             unfinished: true,
             hard_share: 1.0,
             peak: 1.0,
-            stable: None,
         }
     }
 }
@@ -201,18 +195,10 @@ impl Bot for SearchBot {
                     self.options.peak,
                 );
                 let cap = time::cap(budget.game_left, budget.per_move);
-                // With `stable`, a search whose best move keeps changing may run on to that
-                // share of its allotment, so the hard limit must leave it room.
-                let share = match self.options.stable {
-                    Some(percent) => self.options.hard_share.max(f64::from(percent) / 100.0),
-                    None => self.options.hard_share,
-                };
-                let hard = allotted.mul_f64(share).min(cap);
+                let hard = allotted.mul_f64(self.options.hard_share).min(cap);
                 Limits {
                     growth: self.options.growth,
                     unfinished: self.options.unfinished,
-                    soft: self.options.stable.map(|_| allotted),
-                    unstable: self.options.stable.unwrap_or(0),
                     ..Limits::time(hard.max(Duration::from_millis(1)))
                 }
             }

@@ -63,19 +63,7 @@ pub struct Limits {
     /// move first, and any move it then finishes with a higher value is better by a deeper
     /// search. Off, a stopped iteration is thrown away.
     pub unfinished: bool,
-    /// With `time`: no iteration starts after this much time, unless the last one changed the
-    /// best move (then up to [`Limits::unstable`] percent of it, within `time`); once two
-    /// iterations in a row kept it, after [`STABLE_SHARE`] of it. Chess engines spend their
-    /// time so: where the search still changes its mind, one more iteration is worth most.
-    pub soft: Option<Duration>,
-    /// With `soft`: until what percent of `soft` a search whose best move just changed may
-    /// start iterations (100 or less: no longer than any other).
-    pub unstable: u32,
 }
-
-/// With [`Limits::soft`]: the share of the soft limit after which a search whose best move
-/// two iterations in a row kept starts no more iterations.
-pub const STABLE_SHARE: f64 = 0.6;
 
 impl Limits {
     /// Search exactly this deep.
@@ -281,25 +269,11 @@ impl<E: Evaluator> Searcher<E> {
         };
         let mut previous_best = None;
         let mut iteration_began = started;
-        // Iterations in a row that kept the best move (0: the last one changed it).
-        let mut kept = 0;
         for depth in 1..=max_depth {
-            if depth > 1 && limits.time.is_some() {
+            if let (Some(growth), Some(time), true) = (limits.growth, limits.time, depth > 1) {
                 let now = Instant::now();
-                if let (Some(growth), Some(time)) = (limits.growth, limits.time) {
-                    if now + (now - iteration_began) * growth > started + time {
-                        break;
-                    }
-                }
-                if let Some(soft) = limits.soft {
-                    let share = match kept {
-                        0 => f64::from(limits.unstable.max(100)) / 100.0,
-                        1 => 1.0,
-                        _ => STABLE_SHARE,
-                    };
-                    if now - started > soft.mul_f64(share) {
-                        break;
-                    }
+                if now + (now - iteration_began) * growth > started + time {
+                    break;
                 }
                 iteration_began = now;
             }
@@ -313,11 +287,6 @@ impl<E: Evaluator> Searcher<E> {
             }
             // Even a stopped first iteration beats no search: keep its move if it has one.
             if let Some(best) = best {
-                kept = if previous_best == Some(best) {
-                    kept + 1
-                } else {
-                    0
-                };
                 result.best = best;
                 result.value = value;
                 result.depth = depth;
