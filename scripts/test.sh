@@ -6,9 +6,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 cargo test --workspace
-# The whole-board network bot (`wnet`) is behind a feature (tract is a large build): its
-# Rust/Python same-move test, and every bot of the build (wnet and pnet among them) playing legally.
-cargo test -p entropy-engine --features wnet --test wnet --test bots
+# The networks' bots (`wnet`, `pnet`, `ppo`) are behind a feature (tract is a large build):
+# their Rust/Python same-move tests, and every bot of the build playing legally.
+cargo test -p entropy-engine --features wnet --test wnet --test ppo --test bots
 
 # A dev-profile wheel builds much faster than a release one; the tests do not time anything.
 build=target/test-venv-build

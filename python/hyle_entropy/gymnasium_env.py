@@ -16,6 +16,17 @@ from gymnasium import spaces
 from hyle_entropy.vector import EntropyVecEnv
 
 
+def observation_box(observation: str, width: int) -> spaces.Box:
+    """The space of one observation of this kind (``width`` values): the planes lie in [0, 1],
+    the compact bytes in [0, 255], the gains (signed score changes in tens) and the lines
+    (pattern numbers) anywhere."""
+    if observation == "planes":
+        return spaces.Box(0.0, 1.0, shape=(width,), dtype=np.float32)
+    if observation == "compact":
+        return spaces.Box(0, 255, shape=(width,), dtype=np.uint8)
+    return spaces.Box(-np.inf, np.inf, shape=(width,), dtype=np.float32)
+
+
 class EntropyEnv(gymnasium.Env):
     """Entropy against a built-in opponent (see :class:`hyle_entropy.EntropyVecEnv` for the
     arguments). The episode ends when the board is full; the reward is
@@ -48,13 +59,7 @@ class EntropyEnv(gymnasium.Env):
             reward_shaping=reward_shaping,
             autoreset=False,
         )
-        if observation == "planes":
-            obs_space = spaces.Box(0.0, 1.0, shape=(self._env.observation_size,), dtype=np.float32)
-        elif observation == "compact":
-            obs_space = spaces.Box(0, 255, shape=(self._env.observation_size,), dtype=np.uint8)
-        else:
-            # The gains (signed score changes in tens) and the lines (pattern numbers).
-            obs_space = spaces.Box(-np.inf, np.inf, shape=(self._env.observation_size,), dtype=np.float32)
+        obs_space = observation_box(observation, self._env.observation_size)
         self.observation_space = spaces.Dict(
             {
                 "observation": obs_space,

@@ -108,11 +108,17 @@ class NTuple:
             raise ValueError(f"{path}: not an n-tuple model (first line {lines[0]!r})")
         shape = lines[1].split()
         fields = dict(zip(shape[::2], shape[1::2]))
-        self.side = int(fields["side"])
+        try:
+            self.side = int(fields["side"])
+            self.patterns = int(fields["patterns"])
+            anchors, phases = int(fields["anchors"]), int(fields["phases"])
+        except (KeyError, ValueError):
+            raise ValueError(f"{path}: not an n-tuple model (shape line {lines[1]!r})") from None
+        if self.side not in (5, 7):
+            raise ValueError(f"{path}: side {self.side} (5 or 7)")
         ids, count = line_patterns(self.side)
         self.pattern_ids = ids
-        self.patterns = int(fields["patterns"])
-        if self.patterns != count or int(fields["anchors"]) != ANCHORS or int(fields["phases"]) != PHASES:
+        if self.patterns != count or anchors != ANCHORS or phases != PHASES:
             raise ValueError(f"{path}: a model of another shape ({lines[1]})")
         if len(fields["features"].split(",")) != FEATURES:
             raise ValueError(f"{path}: {fields['features']} are not the {FEATURES} features")

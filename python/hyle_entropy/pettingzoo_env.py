@@ -10,6 +10,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
+from hyle_entropy.gymnasium_env import observation_box
 from hyle_entropy.vector import EntropyVecEnv
 
 AGENTS = ["chaos", "order"]
@@ -28,13 +29,7 @@ class EntropyAEC(AECEnv):
             num_envs=1, seed=seed, size=size, observation=observation, mode="selfplay", autoreset=False
         )
         self.possible_agents = list(AGENTS)
-        if observation == "planes":
-            obs_space = spaces.Box(0.0, 1.0, shape=(self._env.observation_size,), dtype=np.float32)
-        elif observation == "compact":
-            obs_space = spaces.Box(0, 255, shape=(self._env.observation_size,), dtype=np.uint8)
-        else:
-            # The gains (signed score changes in tens) and the lines (pattern numbers).
-            obs_space = spaces.Box(-np.inf, np.inf, shape=(self._env.observation_size,), dtype=np.float32)
+        obs_space = observation_box(observation, self._env.observation_size)
         space = spaces.Dict(
             {"observation": obs_space, "action_mask": spaces.Box(0, 1, shape=(self._env.action_count,), dtype=np.int8)}
         )

@@ -45,5 +45,12 @@ def test_a_bad_model_file_is_named(tmp_path):
     bad.write_bytes(b"something else\nside 7\ndata\n")
     with pytest.raises(ValueError, match="not an n-tuple model"):
         ntuple.NTuple(bad)
+    bad.write_bytes(f"{ntuple.MAGIC}\ndata\n".encode())
+    with pytest.raises(ValueError, match="shape line"):
+        ntuple.NTuple(bad)
+    good = (WEIGHTS / "net7.bin").read_bytes()
+    bad.write_bytes(good[:-8])
+    with pytest.raises(ValueError, match="bytes of weights"):
+        ntuple.NTuple(bad)
     with pytest.raises(ValueError, match="not a decision"):
         ntuple.NTuple(WEIGHTS / "net7.bin").best_move("/".join(["......."] * 7) + " draw")

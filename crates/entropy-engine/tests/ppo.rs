@@ -1,8 +1,9 @@
 //! The PPO policy in Rust (tract over the shipped ONNX model) against PyTorch over the same
 //! weights: in every position of the golden file that `python -m hyle_entropy.ppo_policy
-//! policy.pt --golden` wrote, Rust picks the same action with the same logit; and the bot
-//! `ppo` plays legal moves in both roles. Needs the `wnet` feature:
-//! `cargo test -p entropy-engine --features wnet --test ppo`.
+//! policy.pt --golden` wrote, Rust picks the same action with the same logit; the same for a
+//! policy that reads the lines observation (`tests/data/ppo/`: a 12-minute run with
+//! `--set env.observation=lines`); and the bot `ppo` plays legal moves in both roles. Needs the
+//! `wnet` feature: `cargo test -p entropy-engine --features wnet --test ppo`.
 #![cfg(feature = "wnet")]
 
 use entropy_core::notation::text::parse_position;
@@ -14,11 +15,27 @@ use rand::SeedableRng;
 
 const GOLDEN: &str = include_str!("../weights/ppo7-golden.txt");
 
+/// A policy reading the lines observation, and its golden file.
+const LINES_MODEL: &[u8] = include_bytes!("../../../tests/data/ppo/ppo7-lines.onnx");
+const LINES_GOLDEN: &str = include_str!("../../../tests/data/ppo/ppo7-lines-golden.txt");
+
 #[test]
 fn rust_picks_the_action_and_logit_pytorch_does() {
-    let net = PpoNet::shipped();
+    check_golden(&PpoNet::shipped(), GOLDEN);
+}
+
+#[test]
+fn a_policy_over_the_lines_observation_plays_pytorchs_actions() {
+    let net = PpoNet::from_onnx(LINES_MODEL).expect("the lines policy loads");
+    assert!(format!("{net:?}").contains("Lines"), "{net:?}");
+    check_golden(&net, LINES_GOLDEN);
+}
+
+/// Every golden line (position, action, logit): the policy's best move is the action, with the
+/// logit.
+fn check_golden(net: &PpoNet, golden: &str) {
     let mut checked = 0;
-    for line in GOLDEN.lines().filter(|l| !l.is_empty()) {
+    for line in golden.lines().filter(|l| !l.is_empty()) {
         let fields: Vec<&str> = line.split('\t').collect();
         let [text, action, logit] = fields[..] else {
             panic!("a golden line is position, action, logit: {line:?}");

@@ -325,8 +325,8 @@ fn optimistic_search_equals_optimistic_expectimax() {
 #[test]
 fn the_ntuple_evaluation_through_the_memo_is_the_evaluation() {
     use entropy_engine::eval::BoardMemo;
-    use entropy_engine::learned::NTupleEval;
-    let eval = NTupleEval::trained();
+    use entropy_engine::learned::{BotEval, NTupleEval};
+    let eval = BotEval::NTuple(NTupleEval::trained());
     let mut memo = BoardMemo::default();
     let mut children = 0;
     for seed in 0..24 {

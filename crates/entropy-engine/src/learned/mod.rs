@@ -72,9 +72,10 @@ impl Evaluator for BotEval {
     fn evaluate_with(&self, position: &Position, memo: &mut BoardMemo) -> f64 {
         match self {
             BotEval::Linear(eval) => eval.evaluate_with(position, memo),
-            BotEval::NTuple(eval) if eval.model().side() == position.size().side() => {
-                eval.evaluate_with(position, memo)
-            }
+            // The features through the memo, as the linear evaluation reads them.
+            BotEval::NTuple(eval) if eval.model().side() == position.size().side() => eval
+                .model()
+                .value_from(position, || memo.features(position)),
             _ => self.evaluate(position),
         }
     }
@@ -89,9 +90,9 @@ impl Evaluator for BotEval {
     ) -> f64 {
         match self {
             BotEval::Linear(eval) => eval.evaluate_child(parent, mv, child, memo),
-            BotEval::NTuple(eval) if eval.model().side() == child.size().side() => {
-                eval.evaluate_child(parent, mv, child, memo)
-            }
+            BotEval::NTuple(eval) if eval.model().side() == child.size().side() => eval
+                .model()
+                .value_from(child, || memo.child_features(parent, mv, child)),
             _ => self.evaluate(child),
         }
     }

@@ -18,15 +18,14 @@
 use std::fmt;
 use std::sync::OnceLock;
 
-use entropy_core::{Move, Phase, Position, MAX_SIDE};
+use entropy_core::{Phase, Position, MAX_SIDE};
 
 mod patterns;
 
 pub use patterns::{canonical_line, line_patterns, LinePatterns};
 
 use crate::eval::{
-    features, BoardMemo, Bucket, Evaluator, FeatureVector, Weights, BUCKETS, FEATURES,
-    FEATURE_NAMES,
+    features, Bucket, Evaluator, FeatureVector, Weights, BUCKETS, FEATURES, FEATURE_NAMES,
 };
 
 /// Chips placed between two stage anchors.
@@ -488,23 +487,6 @@ impl Evaluator for NTupleEval {
     #[inline]
     fn evaluate(&self, position: &Position) -> f64 {
         self.model.value(position)
-    }
-
-    #[inline]
-    fn evaluate_with(&self, position: &Position, memo: &mut BoardMemo) -> f64 {
-        self.model.value_from(position, || memo.features(position))
-    }
-
-    #[inline]
-    fn evaluate_child(
-        &self,
-        parent: &Position,
-        mv: Move,
-        child: &Position,
-        memo: &mut BoardMemo,
-    ) -> f64 {
-        self.model
-            .value_from(child, || memo.child_features(parent, mv, child))
     }
 }
 
