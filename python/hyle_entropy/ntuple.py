@@ -142,6 +142,9 @@ class NTuple:
         inputs = board_inputs(positions)
         features = inputs[:, self.side * self.side * COLOURS + COLOURS + 2 :][:, :FEATURES].astype(np.float64)
         placed_column = self.side * self.side * COLOURS + COLOURS + 1
+        n = self.side
+        # Each line's class (distance from the edge): rows, then columns.
+        classes = [min(k, n - 1 - k) for k in range(n)] * 2
         out = np.empty(len(positions))
         for i, text in enumerate(positions):
             board, phase = text.split(" ", 1)
@@ -151,15 +154,13 @@ class NTuple:
                 out[i] = score
                 continue
             placed = int(inputs[i, placed_column])
-            turn = min(placed * 49 // (self.side * self.side), 48)
+            turn = min(placed * 49 // (n * n), 48)
             bucket = (0 if phase == "draw" else 2 if phase == "slide" else 1) * GROUPS + turn // TURN_GROUP
             w = self.base[bucket]
             base = np.float32(w[0] + w[1:] @ f)
             slot = int(phase == "slide")
             anchor, t = turn // STAGE_STEP, np.float32((turn % STAGE_STEP) / STAGE_STEP)
             following = min(anchor + 1, ANCHORS - 1)
-            n = self.side
-            classes = [min(k, n - 1 - k) for k in range(n)] * 2
             ids = [self.pattern_ids[key] for key in line_keys(board)]
             linear_inputs = np.concatenate([[1.0], (f[1:] - self.mean[1:]) / self.scale[1:]]).astype(np.float32)
 

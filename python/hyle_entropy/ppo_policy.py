@@ -245,10 +245,11 @@ class EntropyPolicy(nn.Module):
         table = (order * STAGES + stage) * (CLASSES * PATTERNS)  # (n, 1)
         now = lines[:, :LINES].round().long()
         after = lines[:, LINES:LINES_SIZE].round().long()
-        now_policy = self.line_policy[table + self.line_offsets + now]  # (n, lines)
+        lines_now = table + self.line_offsets + now  # (n, lines): both tables' indices
+        now_policy = self.line_policy[lines_now]
         after_policy = self.line_policy[table + self.slot_offsets + after]  # (n, slots)
         moves = (after_policy - now_policy[:, self.slot_lines]).reshape(n, ACTIONS - 1, LINE_SLOTS).sum(dim=2)
-        value = self.line_value[table + self.line_offsets + now].sum(dim=1, keepdim=True)
+        value = self.line_value[lines_now].sum(dim=1, keepdim=True)
         return LINE_SCALE * moves, LINE_SCALE * value
 
     # PuffeRL's policy interface: forward (training) and forward_eval (collection).

@@ -42,7 +42,7 @@ def test_line_terms_are_the_table_differences_of_the_afterstates():
     # up, and the mover's table summed over them, less the same over the board now.
     from hyle_entropy import ntuple
     from hyle_entropy._native import afterstates
-    from hyle_entropy.ppo_policy import CLASSES, LINE_SCALE, PATTERNS, PLANES_SIZE, STAGES
+    from hyle_entropy.ppo_policy import CLASSES, GAINS_SIZE, LINE_SCALE, PATTERNS, PLANES_SIZE, STAGES
 
     ids, _ = ntuple.line_patterns(7)
     env = EntropyVecEnv(num_envs=6, role="random", opponent="random", seed=5, mask_in_observation=True, observation="lines")
@@ -58,7 +58,7 @@ def test_line_terms_are_the_table_differences_of_the_afterstates():
         x = torch.from_numpy(obs)
         tail = x[:, PLANES_SIZE - 2 : PLANES_SIZE]
         with torch.no_grad():
-            moves, _ = policy.line_terms(x[:, PLANES_SIZE + 735 :], tail)
+            moves, _ = policy.line_terms(x[:, PLANES_SIZE + GAINS_SIZE :], tail)
         for i in range(6):
             position = env.get_state(i)
             if not env.masks[i].any():

@@ -23,12 +23,10 @@ fn main() {
         },
     };
     let opponent = args.get(2).cloned().unwrap_or_else(|| "random".into());
-    let kind = match args.get(3).map(String::as_str) {
-        None | Some("planes") => ObservationKind::Planes,
-        Some("compact") => ObservationKind::Compact,
-        Some("gains") => ObservationKind::Gains,
-        Some("lines") => ObservationKind::Lines,
-        Some(other) => usage(&format!("unknown observation {other:?}")),
+    let name = args.get(3).map_or("planes", String::as_str);
+    let kind = match ObservationKind::NAMED.iter().find(|(n, _)| *n == name) {
+        Some(&(_, kind)) => kind,
+        None => usage(&format!("unknown observation {name:?}")),
     };
     let appended = match args.get(4).map(String::as_str) {
         None | Some("own") => false,

@@ -68,7 +68,6 @@ fn parse_choices(
     mode: &str,
 ) -> PyResult<(Size, RoleChoice, ObservationKind, Mode)> {
     use Mode::{SelfPlay, Single};
-    use ObservationKind::{Compact, Gains, Lines, Planes};
     use RoleChoice::{Chaos, Order, Random};
     let size = Size::new(size).ok_or_else(|| value_error(format!("size {size}: use 7 or 5")))?;
     let role = choice(
@@ -76,13 +75,7 @@ fn parse_choices(
         role,
         &[("order", Order), ("chaos", Chaos), ("random", Random)],
     )?;
-    let kinds = [
-        ("planes", Planes),
-        ("gains", Gains),
-        ("lines", Lines),
-        ("compact", Compact),
-    ];
-    let observation = choice("observation", observation, &kinds)?;
+    let observation = choice("observation", observation, &ObservationKind::NAMED)?;
     let mode = choice("mode", mode, &[("single", Single), ("selfplay", SelfPlay)])?;
     Ok((size, role, observation, mode))
 }

@@ -53,6 +53,16 @@ pub enum ObservationKind {
     Lines,
 }
 
+impl ObservationKind {
+    /// Every layout, by the name the environment's users give it.
+    pub const NAMED: [(&'static str, ObservationKind); 4] = [
+        ("planes", ObservationKind::Planes),
+        ("gains", ObservationKind::Gains),
+        ("lines", ObservationKind::Lines),
+        ("compact", ObservationKind::Compact),
+    ];
+}
+
 /// Values per observation (without an appended mask).
 pub fn observation_size(size: Size, kind: ObservationKind) -> usize {
     let (n, c) = (size.side(), size.cells());
@@ -238,26 +248,22 @@ pub fn write_lines(position: &Position, out: &mut [f32]) {
                 after[3 * action + 1] = id(set(keys[n + column], row, number));
             }
         }
-        Phase::Slide => {
-            for mv in position.legal_moves().iter() {
-                let entropy_core::Move::Slide { from, to } = *mv else {
-                    continue;
-                };
-                let action = action_of(size, *mv).expect("a slide has an action");
-                let (r, col) = (from.row(), from.column());
-                let number = (keys[r] >> (3 * col)) & 7;
-                let slots = &mut after[3 * action..3 * action + 3];
-                if from.row() == to.row() {
-                    slots[0] = id(set(set(keys[r], col, 0), to.column(), number));
-                    slots[1] = id(set(keys[n + col], r, 0));
-                    slots[2] = id(set(keys[n + to.column()], r, number));
-                } else {
-                    slots[0] = id(set(set(keys[n + col], r, 0), to.row(), number));
-                    slots[1] = id(set(keys[r], col, 0));
-                    slots[2] = id(set(keys[to.row()], col, number));
-                }
+        Phase::Slide => position.for_each_slide(|from, to| {
+            let mv = entropy_core::Move::Slide { from, to };
+            let action = action_of(size, mv).expect("a slide has an action");
+            let (r, col) = (from.row(), from.column());
+            let number = (keys[r] >> (3 * col)) & 7;
+            let slots = &mut after[3 * action..3 * action + 3];
+            if from.row() == to.row() {
+                slots[0] = id(set(set(keys[r], col, 0), to.column(), number));
+                slots[1] = id(set(keys[n + col], r, 0));
+                slots[2] = id(set(keys[n + to.column()], r, number));
+            } else {
+                slots[0] = id(set(set(keys[n + col], r, 0), to.row(), number));
+                slots[1] = id(set(keys[r], col, 0));
+                slots[2] = id(set(keys[to.row()], col, number));
             }
-        }
+        }),
         Phase::Draw | Phase::Over => {}
     }
     debug_assert_eq!(after.len(), 3 * (c + c * 2 * (n - 1)));

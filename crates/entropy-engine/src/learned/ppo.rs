@@ -52,20 +52,17 @@ impl PpoNet {
             .ok_or("the model's input has no fixed width")?;
         let size = Size::SEVEN;
         let mask = action_count(size);
-        let kinds = [
-            (ObservationKind::Planes, "planes"),
-            (ObservationKind::Gains, "gains"),
-            (ObservationKind::Lines, "lines"),
-        ];
-        let (kind, _) = kinds
-            .into_iter()
-            .find(|&(kind, _)| observation_size(size, kind) + mask == width)
+        // The float layouts a policy can read (the compact one is bytes).
+        let kinds = || {
+            ObservationKind::NAMED
+                .into_iter()
+                .filter(|&(_, kind)| kind != ObservationKind::Compact)
+        };
+        let (_, kind) = kinds()
+            .find(|&(_, kind)| observation_size(size, kind) + mask == width)
             .ok_or_else(|| {
-                let widths: Vec<String> = kinds
-                    .iter()
-                    .map(|&(kind, name)| {
-                        format!("{} ({name})", observation_size(size, kind) + mask)
-                    })
+                let widths: Vec<String> = kinds()
+                    .map(|(name, kind)| format!("{} ({name})", observation_size(size, kind) + mask))
                     .collect();
                 format!(
                     "the model reads {width} numbers: a 7x7 policy reads {}",
