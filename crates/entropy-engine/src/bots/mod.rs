@@ -214,6 +214,7 @@ pub fn make_bot(name: &str, seed: u64) -> Result<Box<dyn Bot>, UnknownBot> {
                 options: SearchOptions::default(),
                 eval,
                 net: None,
+                scales: Default::default(),
             };
             let setup =
                 options::apply(options, setup).map_err(|e| UnknownBot(format!("{name} ({e})")))?;

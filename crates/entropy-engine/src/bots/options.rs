@@ -17,6 +17,39 @@ pub(crate) struct SearchSetup {
     pub eval: LinearEval,
     /// The n-tuple evaluation at the leaves, if chosen.
     pub net: Option<NTupleEval>,
+    /// Corrections to the linear evaluation's weights, applied once every option is read.
+    pub scales: EvalScales,
+}
+
+/// Multipliers of the linear evaluation's weights ([`Weights::scaled`]): its positional part
+/// (every feature but the score) in the game's first third (turns 0-15), second (16-31) and
+/// last (32-48), and the threat features' weights on top. 1 leaves the fit as it is.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub(crate) struct EvalScales {
+    pub positional: [f64; 3],
+    pub threat: f64,
+}
+
+impl Default for EvalScales {
+    fn default() -> Self {
+        EvalScales {
+            positional: [1.0; 3],
+            threat: 1.0,
+        }
+    }
+}
+
+impl EvalScales {
+    /// The evaluation with these corrections: itself when there are none; otherwise the
+    /// scaled weights without the shipped calibration, which was fitted for the weights as
+    /// they are (as `weights=FILE`).
+    fn apply(self, eval: LinearEval) -> LinearEval {
+        if self == EvalScales::default() {
+            return eval;
+        }
+        let third = |turn: usize| self.positional[(turn / 16).min(2)];
+        LinearEval::new(eval.weights().scaled(third, self.threat))
+    }
 }
 
 /// One option of the searching bots.
@@ -113,6 +146,35 @@ pub const SEARCH_OPTIONS: &[SearchOption] = &[
         },
     },
     SearchOption {
+        key: "early",
+        value: "PERCENT",
+        group: "evaluation",
+        help: "the linear evaluation's weights but the score's, turns 0-15, in percent (100)",
+        set: |s, v| scale(&mut s.scales.positional[0], v),
+    },
+    SearchOption {
+        key: "mid",
+        value: "PERCENT",
+        group: "evaluation",
+        help: "the same for turns 16-31 (100)",
+        set: |s, v| scale(&mut s.scales.positional[1], v),
+    },
+    SearchOption {
+        key: "late",
+        value: "PERCENT",
+        group: "evaluation",
+        help: "the same for turns 32-48 (100)",
+        set: |s, v| scale(&mut s.scales.positional[2], v),
+    },
+    SearchOption {
+        key: "threat",
+        value: "PERCENT",
+        group: "evaluation",
+        help: "the linear evaluation's threat weights (threat_max, threat_rest), in percent of \
+               the rest's (100)",
+        set: |s, v| scale(&mut s.scales.threat, v),
+    },
+    SearchOption {
         key: "model",
         value: "0|1",
         group: "opponent",
@@ -202,6 +264,7 @@ pub(crate) fn apply(options: &str, mut setup: SearchSetup) -> Result<SearchSetup
         };
         (entry.set)(&mut setup, value).map_err(|e| format!("{option}: {e}"))?;
     }
+    setup.eval = setup.scales.apply(setup.eval);
     Ok(setup)
 }
 
@@ -216,6 +279,12 @@ fn real(value: &str) -> Result<f64, String> {
         Ok(x) if x.is_finite() => Ok(x),
         _ => Err(format!("{value:?} is not a number")),
     }
+}
+
+/// A percentage option as a multiplier; negative weights would turn the fit around.
+fn scale(to: &mut f64, value: &str) -> Result<(), String> {
+    *to = real(value)?.clamp(0.0, 1000.0) / 100.0;
+    Ok(())
 }
 
 fn flag(value: &str) -> Result<bool, String> {
@@ -235,6 +304,7 @@ mod tests {
             options: SearchOptions::default(),
             eval: LinearEval::trained(),
             net: None,
+            scales: EvalScales::default(),
         }
     }
 
@@ -279,6 +349,26 @@ mod tests {
     }
 
     #[test]
+    fn evaluation_scales_correct_the_weights_whatever_their_order() {
+        use crate::eval::Evaluator as _;
+        let plain = apply("early=100,threat=100", setup()).unwrap().eval;
+        assert_eq!(plain.weights(), &Weights::trained());
+        assert!(
+            plain.calibration().is_some(),
+            "unchanged weights keep theirs"
+        );
+        let expected = Weights::trained().scaled(|turn| [1.1, 0.9, 1.0][(turn / 16).min(2)], 1.25);
+        for options in [
+            "early=110,mid=90,threat=125",
+            "threat=125,mid=90,early=110,late=100",
+        ] {
+            let eval = apply(options, setup()).unwrap().eval;
+            assert_eq!(eval.weights(), &expected, "{options}");
+            assert!(eval.calibration().is_none(), "fitted for other weights");
+        }
+    }
+
+    #[test]
     fn bad_options_are_named() {
         for (options, expected) in [
             ("nodes=x", "nodes=x: \"x\" is not a whole number"),
@@ -287,6 +377,7 @@ mod tests {
             ("model=2", "model=2: \"2\": use 0 or 1"),
             ("peak=inf", "peak=inf: \"inf\" is not a number"),
             ("eval=deep", "eval=deep: use linear or net"),
+            ("threat=x", "threat=x: \"x\" is not a number"),
             ("weights=/no/such/file", "cannot read weights /no/such/file"),
         ] {
             let error = apply(options, setup()).err().expect(options);

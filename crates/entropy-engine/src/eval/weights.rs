@@ -204,6 +204,24 @@ impl Weights {
         Ok(weights)
     }
 
+    /// The same weights with each bucket's positional part (every feature's weight but the
+    /// score's) multiplied by `positional` of the bucket's first turn, and the two threat
+    /// features' weights further by `threat`: the knobs SPSA tunes as a correction to the
+    /// regression fit (`search:early=,mid=,late=,threat=`). Within a bucket only the balance
+    /// between the score and the rest changes what a search picks.
+    pub fn scaled(&self, positional: impl Fn(usize) -> f64, threat: f64) -> Weights {
+        let mut scaled = self.clone();
+        for (b, bucket) in scaled.buckets.iter_mut().enumerate() {
+            let (_, turn) = Bucket(b).describe();
+            let factor = positional(turn);
+            // [intercept, score, threat_max, threat_rest, ...]
+            for (i, w) in bucket.iter_mut().enumerate().skip(2) {
+                *w *= if i <= 3 { factor * threat } else { factor };
+            }
+        }
+        scaled
+    }
+
     /// Writes the weights as text: a `features` line, then one line per bucket.
     pub fn to_text(&self, comment: &str) -> String {
         let mut out = String::new();
@@ -270,6 +288,29 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("intercept and 1 weights"));
+    }
+
+    #[test]
+    fn scaling_leaves_the_score_and_intercept_and_moves_the_rest() {
+        let trained = Weights::trained();
+        let same = trained.scaled(|_| 1.0, 1.0);
+        assert_eq!(same, trained);
+        let scaled = trained.scaled(|turn| if turn < 16 { 2.0 } else { 1.0 }, 0.5);
+        for b in 0..BUCKETS {
+            let (old, new) = (trained.bucket(Bucket(b)), scaled.bucket(Bucket(b)));
+            let factor = if Bucket(b).describe().1 < 16 {
+                2.0
+            } else {
+                1.0
+            };
+            assert_eq!(&new[..2], &old[..2], "intercept and score");
+            assert_eq!(new[2], old[2] * factor * 0.5, "threat_max");
+            assert_eq!(new[3], old[3] * factor * 0.5, "threat_rest");
+            for i in 4..=FEATURES {
+                assert_eq!(new[i], old[i] * factor, "{}", FEATURE_NAMES[i - 1]);
+            }
+        }
+        assert_eq!(FEATURE_NAMES[..3], ["score", "threat_max", "threat_rest"]);
     }
 
     #[test]
