@@ -176,30 +176,6 @@ fn an_unfinished_iteration_changes_the_move_only_for_a_better_one() {
     );
 }
 
-#[test]
-fn no_iteration_starts_that_the_time_left_cannot_finish() {
-    let pos = random_position(11, Size::SEVEN, 41);
-    let mut searcher = Searcher::new(LinearEval::hand(), 4);
-    let limits = |growth| Limits {
-        growth,
-        ..Limits::time(std::time::Duration::from_secs(20))
-    };
-    // Depth 1 takes well under a millisecond: a growth of a million leaves no time for depth 2.
-    let result = searcher.search(&pos, limits(Some(1_000_000)));
-    assert_eq!(result.depth, 1);
-    assert!(result.nodes < 1_000, "{result:?}");
-    // A growth the time allows, or none, changes nothing.
-    let mut depth = |growth| {
-        let limits = Limits {
-            depth: Some(3),
-            ..limits(growth)
-        };
-        searcher.search(&pos, limits).depth
-    };
-    assert_eq!(depth(None), 3);
-    assert_eq!(depth(Some(1)), 3);
-}
-
 /// TreeStrap's samples are what they claim: positions below the root, each with its expectimax
 /// value at the depth recorded. (Iterative deepening to depth 3 leaves no table entry deeper than
 /// a node's own depth to shorten its subtree, so every recorded value is a plain depth-limited

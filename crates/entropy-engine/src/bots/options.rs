@@ -208,17 +208,6 @@ pub const SEARCH_OPTIONS: &[SearchOption] = &[
         },
     },
     SearchOption {
-        key: "growth",
-        value: "G",
-        group: "time",
-        help: "start an iteration only if the time left is G times the previous one's (0: off)",
-        set: |s, v| {
-            let growth = whole(v)?;
-            s.options.growth = (growth > 0).then_some(growth.min(1000) as u32);
-            Ok(())
-        },
-    },
-    SearchOption {
         key: "hard",
         value: "PERCENT",
         group: "time",
@@ -329,7 +318,7 @@ mod tests {
     #[test]
     fn options_set_what_they_say() {
         let s = apply(
-            "nodes=500,tt=8,unfinished=1,peak=1.5,hard=150,growth=3,weak=0",
+            "nodes=500,tt=8,unfinished=1,peak=1.5,hard=150,weak=0",
             setup(),
         )
         .unwrap();
@@ -338,7 +327,6 @@ mod tests {
         assert_eq!(s.options.table_mib, 8);
         assert!(s.options.unfinished);
         assert_eq!((s.options.peak, s.options.hard_share), (1.5, 1.5));
-        assert_eq!(s.options.growth, Some(3));
         assert_eq!(s.options.weak_regret, None);
         // The table size alone leaves the bot on the clock.
         assert_eq!(apply("tt=8", setup()).unwrap().options.limits, None);

@@ -34,9 +34,6 @@ pub struct SearchOptions {
     /// and the search assumes it often plays any move alike (optimistic mode); `None` never
     /// does.
     pub weak_regret: Option<f64>,
-    /// With the clock: an iteration starts only if the time left is at least this many times
-    /// the previous iteration's ([`Limits::growth`]; `None`: any time before the limit).
-    pub growth: Option<u32>,
     /// With the clock: keep a stopped iteration's best finished root move
     /// ([`Limits::unfinished`]).
     pub unfinished: bool,
@@ -54,7 +51,6 @@ impl Default for SearchOptions {
             table_mib: DEFAULT_TABLE_MIB,
             model_opponent: true,
             weak_regret: Some(DEFAULT_WEAK_REGRET),
-            growth: None,
             unfinished: true,
             hard_share: 1.0,
             peak: 1.0,
@@ -233,7 +229,6 @@ impl Bot for SearchBot {
                 let cap = time::cap(budget.game_left, budget.per_move);
                 let hard = allotted.mul_f64(self.options.hard_share).min(cap);
                 Limits {
-                    growth: self.options.growth,
                     unfinished: self.options.unfinished,
                     ..Limits::time(hard.max(Duration::from_millis(1)))
                 }

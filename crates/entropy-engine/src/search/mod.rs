@@ -55,10 +55,6 @@ pub struct Limits {
     pub nodes: Option<u64>,
     /// Most time to spend.
     pub time: Option<Duration>,
-    /// With `time`: an iteration starts only if the time left is at least this many times what
-    /// the previous iteration took. Each iteration takes 4 to 11 times as long as the one before
-    /// (quartiles in mid-game), so one begun too late is stopped unfinished and its time lost.
-    pub growth: Option<u32>,
     /// Keep what a stopped iteration found: the root searches the previous iteration's best
     /// move first, and any move it then finishes with a higher value is better by a deeper
     /// search. Off, a stopped iteration is thrown away.
@@ -268,15 +264,7 @@ impl<E: Evaluator> Searcher<E> {
             solved: false,
         };
         let mut previous_best = None;
-        let mut iteration_began = started;
         for depth in 1..=max_depth {
-            if let (Some(growth), Some(time), true) = (limits.growth, limits.time, depth > 1) {
-                let now = Instant::now();
-                if now + (now - iteration_began) * growth > started + time {
-                    break;
-                }
-                iteration_began = now;
-            }
             let (value, best) = context.decision(position, depth, 0, -UPPER, UPPER, previous_best);
             if context.stopped.is_some() && depth > 1 {
                 if let (true, Some(best)) = (limits.unfinished, best) {
