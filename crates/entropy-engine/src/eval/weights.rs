@@ -306,8 +306,8 @@ mod tests {
             assert_eq!(&new[..2], &old[..2], "intercept and score");
             assert_eq!(new[2], old[2] * factor * 0.5, "threat_max");
             assert_eq!(new[3], old[3] * factor * 0.5, "threat_rest");
-            for i in 4..=FEATURES {
-                assert_eq!(new[i], old[i] * factor, "{}", FEATURE_NAMES[i - 1]);
+            for ((new, old), name) in new[4..].iter().zip(&old[4..]).zip(&FEATURE_NAMES[3..]) {
+                assert_eq!(*new, old * factor, "{name}");
             }
         }
         assert_eq!(FEATURE_NAMES[..3], ["score", "threat_max", "threat_rest"]);
