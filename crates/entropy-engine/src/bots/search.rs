@@ -101,42 +101,19 @@ pub const TUNABLES: &[Tunable] = &[
         step: 20.0,
         integer: false,
     },
-    Tunable {
-        name: "early",
-        help: "percent of the linear evaluation's weights but the score's, turns 0-15",
-        default: 100.0,
-        min: 25.0,
-        max: 400.0,
-        step: 15.0,
-        integer: false,
-    },
-    Tunable {
-        name: "mid",
-        help: "percent of the linear evaluation's weights but the score's, turns 16-31",
-        default: 100.0,
-        min: 25.0,
-        max: 400.0,
-        step: 15.0,
-        integer: false,
-    },
-    Tunable {
-        name: "late",
-        help: "percent of the linear evaluation's weights but the score's, turns 32-48",
-        default: 100.0,
-        min: 25.0,
-        max: 400.0,
-        step: 15.0,
-        integer: false,
-    },
-    Tunable {
-        name: "threat",
-        help: "percent of the threat features' weights, on top",
-        default: 100.0,
-        min: 25.0,
-        max: 400.0,
-        step: 15.0,
-        integer: false,
-    },
+    evaluation_scale(
+        "early",
+        "percent of the linear evaluation's weights but the score's, turns 0-15",
+    ),
+    evaluation_scale(
+        "mid",
+        "percent of the linear evaluation's weights but the score's, turns 16-31",
+    ),
+    evaluation_scale(
+        "late",
+        "percent of the linear evaluation's weights but the score's, turns 32-48",
+    ),
+    evaluation_scale("threat", "percent of the threat features' weights, on top"),
     Tunable {
         name: "weak",
         help: "tenths of a point of mean regret a move above which the opponent counts weak",
@@ -147,6 +124,19 @@ pub const TUNABLES: &[Tunable] = &[
         integer: true,
     },
 ];
+
+/// A correction to the linear evaluation's fit, in percent of it.
+const fn evaluation_scale(name: &'static str, help: &'static str) -> Tunable {
+    Tunable {
+        name,
+        help,
+        default: 100.0,
+        min: 25.0,
+        max: 400.0,
+        step: 15.0,
+        integer: false,
+    }
+}
 
 /// The tunable option of this name.
 pub fn tunable(name: &str) -> Option<&'static Tunable> {
