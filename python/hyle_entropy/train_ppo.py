@@ -111,10 +111,11 @@ def evaluate(policy: Any, games: int, opponent: str, seed: int) -> Dict[str, Tup
         )
         obs = env.reset()
         done = np.zeros(games, dtype=bool)
+        device = next(policy.parameters()).device
         while not done.all():
             with torch.no_grad():
-                logits, _ = policy.logits_and_value(torch.from_numpy(obs))
-            env.step(logits.argmax(dim=1).numpy())
+                logits, _ = policy.logits_and_value(torch.from_numpy(obs).to(device))
+            env.step(logits.argmax(dim=1).cpu().numpy())
             done |= env.terminals
         # Finished games keep their final board until a reset.
         scores = np.array([env.native.score(i) for i in range(games)], dtype=float)
@@ -154,7 +155,7 @@ class Run:
         torch.save(state, str(self.checkpoint) + ".tmp")
         Path(str(self.checkpoint) + ".tmp").replace(self.checkpoint)
         torch.save({"config": policy.config(), "weights": policy.state_dict()}, self.out / "policy.pt")
-        export_onnx(policy, str(self.out / "ppo.onnx"))
+        export_onnx(cpu_copy(policy), str(self.out / "ppo.onnx"))
 
     def write_curve(self, rows: List[Dict[str, Any]]) -> None:
         """The learning curve as CSV, and as PNG where matplotlib is installed."""
@@ -183,7 +184,7 @@ def plot_curve(rows: List[Dict[str, Any]], path: Path) -> None:
         ax.fill_between(minutes, y - e, y + e, alpha=0.2)
     ax.axhline(100, color="grey", linestyle=":", linewidth=1)
     ax.axhline(50, color="grey", linestyle=":", linewidth=1)
-    ax.set_xlabel("training minutes (2 CPU cores)")
+    ax.set_xlabel("training minutes")
     ax.set_ylabel("final score against greedy")
     ax.set_title("PPO (PuffeRL) on Entropy: the plan's benchmark lines at 100 and 50")
     ax.legend()
@@ -239,16 +240,22 @@ def set_stage(vecenv: Any, opponents: List[str], seed: int, pool: Any) -> None:
             env.set_opponent(opponent, seed + 7919 * i, pool=pool)
 
 
+def cpu_copy(policy: Any) -> Any:
+    """The policy's copy on the CPU, in evaluation mode (what the pool plays and ONNX holds,
+    wherever the training runs)."""
+    from hyle_entropy.ppo_policy import EntropyPolicy
+
+    copy = EntropyPolicy(**policy.config())
+    copy.load_state_dict(policy.state_dict())
+    return copy.eval()
+
+
 def frozen_player(policy: Any, seed: int) -> Any:
     """A frozen copy of the policy as the pool plays it: observations in, actions sampled from
     its distribution out (so that past selves vary their play as the learner does)."""
     import torch
 
-    from hyle_entropy.ppo_policy import EntropyPolicy
-
-    frozen = EntropyPolicy(**policy.config())
-    frozen.load_state_dict(policy.state_dict())
-    frozen.eval()
+    frozen = cpu_copy(policy)
     generator = torch.Generator().manual_seed(seed)
 
     def act(observations: np.ndarray) -> np.ndarray:
@@ -257,6 +264,35 @@ def frozen_player(policy: Any, seed: int) -> Any:
             return torch.multinomial(torch.softmax(logits, dim=1), 1, generator=generator).squeeze(1).numpy()
 
     return act
+
+
+def puff_advantage(
+    values: Any, rewards: Any, terminals: Any, ratio: Any, advantages: Any, gamma: float, gae_lambda: float, rho_clip: float, c_clip: float
+) -> Any:
+    """PufferLib's advantage (``pufferlib._C``'s ``compute_puff_advantage``: GAE with V-trace's
+    clipped importance ratios) in plain PyTorch, one time step at a time over all rows: the
+    slow twin of the compiled kernel, and what training uses where that kernel does not load
+    (a PyTorch other than the one its wheel was built for). ``(segments, horizon)`` tensors;
+    fills and returns ``advantages``, whose last column stays as it is (zero)."""
+    rho = ratio.clamp(max=rho_clip)
+    c = ratio.clamp(max=c_clip)
+    last = values.new_zeros(values.shape[0])
+    for t in range(values.shape[1] - 2, -1, -1):
+        nonterminal = 1.0 - terminals[:, t + 1]
+        delta = rho[:, t] * (rewards[:, t + 1] + gamma * values[:, t + 1] * nonterminal - values[:, t])
+        last = delta + gamma * gae_lambda * c[:, t] * last * nonterminal
+        advantages[:, t] = last
+    return advantages
+
+
+def ensure_advantage_kernel() -> None:
+    """Where PufferLib's compiled extension did not load, PuffeRL's training would stop at its
+    first update: give it the PyTorch advantage instead, and say so."""
+    import pufferlib.pufferl
+
+    if not pufferlib.pufferl._C_AVAILABLE:
+        print("train_ppo: pufferlib._C did not load; the advantage is computed in PyTorch (train_ppo.puff_advantage)", flush=True)
+        pufferlib.pufferl.compute_puff_advantage = puff_advantage
 
 
 def trainer_class() -> Any:
@@ -314,6 +350,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     torch.set_num_threads(args.threads)
     torch.manual_seed(seed)
 
+    ensure_advantage_kernel()
     run = Run(args.out)
     policy = EntropyPolicy(**policy_settings(config))
     resumed = None
@@ -323,6 +360,8 @@ def main(argv: Optional[List[str]] = None) -> int:
             raise SystemExit(f"train_ppo: {run.checkpoint} holds a policy {resumed['config']}, the config asks for {policy.config()}: use --fresh or another --out")
         policy.load_state_dict(resumed["weights"])
         torch.set_rng_state(resumed["torch_rng"])
+    # PuffeRL keeps its buffers on train.device and expects the policy there.
+    policy = policy.to(train["device"])
 
     stage = resumed["stage"] if resumed else 0
     # Each resume draws new deals (the seed moves on with the steps already played).

@@ -115,7 +115,7 @@ def test_a_short_training_writes_its_files_and_resumes(tmp_path):
     for name in ("checkpoint.pt", "policy.pt", "ppo.onnx", "curve.png"):
         assert (tmp_path / name).exists(), name
     policy = load_policy(str(tmp_path / "policy.pt"))
-    assert policy.config() == {"channels": 8, "blocks": 1, "hidden": 8, "gains": 1, "lines": 0}
+    assert policy.config() == {"channels": 8, "blocks": 1, "hidden": 8, "gains": 1, "lines": 1}
     # The same command with a larger budget resumes from the checkpoint.
     longer = [a.replace("train.total_timesteps=8192", "train.total_timesteps=16384") for a in args]
     assert train_ppo.main(longer) == 0
@@ -129,3 +129,33 @@ def test_bad_configs_are_refused_with_the_reason(tmp_path):
         train_ppo.main(["--out", str(tmp_path), "--set", "learning_rate=1"])
     with pytest.raises(SystemExit, match="names 1 opponents for 8"):
         train_ppo.main(["--out", str(tmp_path), "--set", "curriculum.0.5=greedy"])
+
+
+def test_the_pytorch_advantage_matches_pufferlibs_kernel():
+    import pufferlib.pufferl
+
+    if not pufferlib.pufferl._C_AVAILABLE:
+        pytest.skip("pufferlib._C did not load: no kernel to compare with")
+    generator = torch.Generator().manual_seed(3)
+    shape = (37, 16)
+    values = torch.randn(shape, generator=generator)
+    rewards = torch.randn(shape, generator=generator)
+    terminals = (torch.rand(shape, generator=generator) < 0.1).float()
+    # Importance ratios either side of the clips, as after an update.
+    ratio = 0.5 + torch.rand(shape, generator=generator)
+    for gamma, lam, rho_clip, c_clip in ((1.0, 0.95, 1.0, 1.0), (0.99, 0.9, 1.2, 0.8)):
+        kernel = torch.zeros(shape)
+        torch.ops.pufferlib.compute_puff_advantage(values, rewards, terminals, ratio, kernel, gamma, lam, rho_clip, c_clip)
+        twin = train_ppo.puff_advantage(values, rewards, terminals, ratio, torch.zeros(shape), gamma, lam, rho_clip, c_clip)
+        assert torch.allclose(twin, kernel, atol=1e-5), (twin - kernel).abs().max()
+        assert kernel.abs().sum() > 0
+
+
+def test_training_falls_back_to_the_pytorch_advantage_without_the_kernel(monkeypatch, capsys):
+    import pufferlib.pufferl
+
+    monkeypatch.setattr(pufferlib.pufferl, "_C_AVAILABLE", False)
+    monkeypatch.setattr(pufferlib.pufferl, "compute_puff_advantage", pufferlib.pufferl.compute_puff_advantage)
+    train_ppo.ensure_advantage_kernel()
+    assert pufferlib.pufferl.compute_puff_advantage is train_ppo.puff_advantage
+    assert "did not load" in capsys.readouterr().out
