@@ -1,8 +1,9 @@
 """Trains the PufferLib plan's CNN policy for Entropy by PPO with PufferLib's own trainer
-(``pufferlib.pufferl.PuffeRL``) on the Rust environment, on CPU.
+(``pufferlib.pufferl.PuffeRL``) on the Rust environment, on the CPU (``--set
+train.device=cuda`` on a GPU).
 
     pip install "hyle-entropy[puffer]"      # pufferlib-core, torch, onnx, matplotlib
-    python -m hyle_entropy.train_ppo --minutes 120 --out runs/ppo
+    python -m hyle_entropy.train_ppo --out runs/ppo      # 30 M steps: about an hour on 2 cores
 
 The plan's curriculum (random opponents, then greedy ones; ``entropy.ini``'s [curriculum]),
 one policy for both roles. Every ``eval.interval`` seconds it plays ``eval.games`` games in each

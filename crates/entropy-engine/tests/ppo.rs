@@ -1,8 +1,9 @@
 //! The PPO policy in Rust (tract over the shipped ONNX model) against PyTorch over the same
 //! weights: in every position of the golden file that `python -m hyle_entropy.ppo_policy
 //! policy.pt --golden` wrote, Rust picks the same action with the same logit; the same for a
-//! policy that reads the lines observation (`tests/data/ppo/`: a 12-minute run with
-//! `--set env.observation=lines`); and the bot `ppo` plays legal moves in both roles. Needs the
+//! policy that reads the gains observation (`tests/data/ppo/`: the policy shipped before the
+//! lines observation became the default, a 30-minute run with `--set env.observation=gains`);
+//! and the bot `ppo` plays legal moves in both roles. Needs the
 //! `wnet` feature: `cargo test -p entropy-engine --features wnet --test ppo`.
 #![cfg(feature = "wnet")]
 
@@ -15,20 +16,22 @@ use rand::SeedableRng;
 
 const GOLDEN: &str = include_str!("../weights/ppo7-golden.txt");
 
-/// A policy reading the lines observation, and its golden file.
-const LINES_MODEL: &[u8] = include_bytes!("../../../tests/data/ppo/ppo7-lines.onnx");
-const LINES_GOLDEN: &str = include_str!("../../../tests/data/ppo/ppo7-lines-golden.txt");
+/// A policy reading the gains observation, and its golden file.
+const GAINS_MODEL: &[u8] = include_bytes!("../../../tests/data/ppo/ppo7-gains.onnx");
+const GAINS_GOLDEN: &str = include_str!("../../../tests/data/ppo/ppo7-gains-golden.txt");
 
 #[test]
 fn rust_picks_the_action_and_logit_pytorch_does() {
-    check_golden(&PpoNet::shipped(), GOLDEN);
+    let net = PpoNet::shipped();
+    assert!(format!("{net:?}").contains("Lines"), "{net:?}");
+    check_golden(&net, GOLDEN);
 }
 
 #[test]
-fn a_policy_over_the_lines_observation_plays_pytorchs_actions() {
-    let net = PpoNet::from_onnx(LINES_MODEL).expect("the lines policy loads");
-    assert!(format!("{net:?}").contains("Lines"), "{net:?}");
-    check_golden(&net, LINES_GOLDEN);
+fn a_policy_over_the_gains_observation_plays_pytorchs_actions() {
+    let net = PpoNet::from_onnx(GAINS_MODEL).expect("the gains policy loads");
+    assert!(format!("{net:?}").contains("Gains"), "{net:?}");
+    check_golden(&net, GAINS_GOLDEN);
 }
 
 /// Every golden line (position, action, logit): the policy's best move is the action, with the
