@@ -52,9 +52,6 @@ STAGES = 4  # the game in quarters, for the line tables
 # the learning rate an update, and the tables need values of several points where the trunk's
 # weights stay small: scaled, they get there in as many updates.
 LINE_SCALE = 10.0
-# The critic's afterstate term's scale: its weight starts at 0 and moves about a learning rate
-# per update, so at 1 (a few hundred updates) a 10-point difference in value is 5 in logits.
-CRITIC_SCALE = 25.0
 OBSERVATION_SIZE = PLANES_SIZE + ACTIONS  # 1040
 
 
@@ -138,13 +135,11 @@ class EntropyPolicy(nn.Module):
     layers deep; cell features are kept as ``(n, cells, channels)``, so every layer is one
     matrix product."""
 
-    def __init__(self, channels: int = 32, blocks: int = 2, hidden: int = 64, gains: int = 0, lines: int = 0, critic: int = 0):
+    def __init__(self, channels: int = 32, blocks: int = 2, hidden: int = 64, gains: int = 0, lines: int = 0):
         super().__init__()
         self.channels, self.blocks_count, self.hidden = channels, blocks, hidden
         # The lines observation holds the gains too.
-        self.gains, self.lines, self.critic = bool(gains or lines), bool(lines), bool(critic)
-        if self.critic and not self.lines:
-            raise ValueError("the critic's afterstate term (critic=1) reads the lines observation (lines=1)")
+        self.gains, self.lines = bool(gains or lines), bool(lines)
         inputs = COLOURS + 1 + 1 + 8 * (SIZE - 1) + (3 if self.gains else 0)
         self.stem = nn.Linear(inputs, channels)
         self.scalars = nn.Linear(SCALARS, channels)
@@ -167,11 +162,6 @@ class EntropyPolicy(nn.Module):
             self.register_buffer("slot_lines", slots, persistent=False)
             self.register_buffer("line_offsets", line_class * PATTERNS, persistent=False)
             self.register_buffer("slot_offsets", line_class[slots] * PATTERNS, persistent=False)
-        # With critic: a learned weight (from 0) on the critic's value of each move's afterstate
-        # as its line table has it (the opponent's table, for the opponent moves next, negated):
-        # `net`'s way of playing, with PPO's own value function.
-        if self.critic:
-            self.critic_weight = nn.Parameter(torch.zeros(1))
         # The untrained policy is uniform over the legal actions (the random bot).
         for layer in (self.heads.cell, self.heads.row, self.heads.column, self.passing):
             nn.init.zeros_(layer.weight)
@@ -191,8 +181,6 @@ class EntropyPolicy(nn.Module):
             "hidden": self.hidden,
             "gains": int(self.gains),
             "lines": int(self.lines),
-            # Only where set, so that the configs saved before it still match.
-            **({"critic": 1} if self.critic else {}),
         }
 
     def logits_and_value(self, observations: torch.Tensor) -> Tuple[torch.Tensor, torch.Tensor]:
@@ -241,8 +229,6 @@ class EntropyPolicy(nn.Module):
         value = self.value(pooled)
         if self.lines:
             moves, line_value = self.line_terms(obs[:, PLANES_SIZE + GAINS_SIZE :], phase_progress)
-            if self.critic:
-                moves = moves + CRITIC_SCALE * self.critic_weight * self.critic_terms(obs[:, PLANES_SIZE + GAINS_SIZE :], phase_progress)
             logits = logits + torch.cat([moves, torch.zeros_like(moves[:, :1])], dim=1)
             value = value + line_value
         start = observation_size(self.gains, self.lines) - ACTIONS
@@ -253,37 +239,18 @@ class EntropyPolicy(nn.Module):
     def line_terms(self, lines: torch.Tensor, phase_progress: torch.Tensor) -> Tuple[torch.Tensor, torch.Tensor]:
         """From the lines observation (patterns now, then after each move): every placement's
         and slide's logit term ``(n, actions - 1)`` and the value term ``(n, 1)``."""
-        order, stage, now, after = self.line_indices(lines, phase_progress)
-        table = (order * STAGES + stage) * (CLASSES * PATTERNS)  # (n, 1)
-        moves = self.afterstate_difference(self.line_policy, table, now, after)
-        value = self.line_value[table + self.line_offsets + now].sum(dim=1, keepdim=True)
-        return LINE_SCALE * moves, LINE_SCALE * value
-
-    def critic_terms(self, lines: torch.Tensor, phase_progress: torch.Tensor) -> torch.Tensor:
-        """Every placement's and slide's worth to the mover by the critic's line table ``(n,
-        actions - 1)``: in its afterstate the opponent is to move, so the opponent's table, over
-        the lines after it less now, negated (the return is the mover's, negated for Chaos).
-        Detached: the critic learns from the value loss alone."""
-        order, stage, now, after = self.line_indices(lines, phase_progress)
-        table = ((1 - order) * STAGES + stage) * (CLASSES * PATTERNS)
-        return -LINE_SCALE * self.afterstate_difference(self.line_value.detach(), table, now, after)
-
-    @staticmethod
-    def line_indices(lines: torch.Tensor, phase_progress: torch.Tensor) -> Tuple[torch.Tensor, ...]:
-        """From the lines observation: the player to move (1: Order), the quarter of the game,
-        the patterns now ``(n, lines)`` and after every move ``(n, slots)``."""
-        order = phase_progress[:, 0:1].round().long()
+        n = lines.shape[0]
+        order = phase_progress[:, 0:1].round().long()  # 1 when Order is to move
         stage = (phase_progress[:, 1:2] * STAGES).floor().clamp(0, STAGES - 1).long()
-        return order, stage, lines[:, :LINES].round().long(), lines[:, LINES:LINES_SIZE].round().long()
-
-    def afterstate_difference(self, weights: torch.Tensor, table: torch.Tensor, now: torch.Tensor, after: torch.Tensor) -> torch.Tensor:
-        """Every placement's and slide's sum of ``weights`` (a line table; ``table`` ``(n, 1)``
-        the index of its part for each row) over the three lines it changes, after it less
-        now: ``(n, actions - 1)``."""
-        now_weights = weights[table + self.line_offsets + now]
-        after_weights = weights[table + self.slot_offsets + after]
-        n = now.shape[0]
-        return (after_weights - now_weights[:, self.slot_lines]).reshape(n, ACTIONS - 1, LINE_SLOTS).sum(dim=2)
+        table = (order * STAGES + stage) * (CLASSES * PATTERNS)  # (n, 1)
+        now = lines[:, :LINES].round().long()
+        after = lines[:, LINES:LINES_SIZE].round().long()
+        lines_now = table + self.line_offsets + now  # (n, lines): both tables' indices
+        now_policy = self.line_policy[lines_now]
+        after_policy = self.line_policy[table + self.slot_offsets + after]  # (n, slots)
+        moves = (after_policy - now_policy[:, self.slot_lines]).reshape(n, ACTIONS - 1, LINE_SLOTS).sum(dim=2)
+        value = self.line_value[lines_now].sum(dim=1, keepdim=True)
+        return LINE_SCALE * moves, LINE_SCALE * value
 
     # PuffeRL's policy interface: forward (training) and forward_eval (collection).
     def forward(self, observations: torch.Tensor, state: Optional[Dict[str, Any]] = None):

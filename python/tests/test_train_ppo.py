@@ -80,49 +80,6 @@ def test_line_terms_are_the_table_differences_of_the_afterstates():
     assert checked > 100
 
 
-def test_the_critic_term_is_the_opponents_value_table_over_the_afterstates_negated():
-    from hyle_entropy import ntuple
-    from hyle_entropy._native import afterstates
-    from hyle_entropy.ppo_policy import CLASSES, GAINS_SIZE, LINE_SCALE, PATTERNS, PLANES_SIZE, STAGES
-
-    ids, _ = ntuple.line_patterns(7)
-    env = EntropyVecEnv(num_envs=6, role="random", opponent="random", seed=9, mask_in_observation=True, observation="lines")
-    obs = env.reset()
-    policy = EntropyPolicy(channels=4, blocks=1, hidden=4, lines=1, critic=1)
-    assert policy.config()["critic"] == 1
-    generator = torch.Generator().manual_seed(2)
-    with torch.no_grad():
-        policy.line_value.copy_(torch.randn(policy.line_value.shape, generator=generator))
-    table = LINE_SCALE * policy.line_value.detach().numpy().reshape(2, STAGES, CLASSES, PATTERNS)
-    classes = [min(i % 7, 6 - i % 7) for i in range(14)]
-    checked = 0
-    for _ in range(30):
-        x = torch.from_numpy(obs)
-        tail = x[:, PLANES_SIZE - 2 : PLANES_SIZE]
-        critic = policy.critic_terms(x[:, PLANES_SIZE + GAINS_SIZE :], tail)
-        assert not critic.requires_grad, "the critic's table learns from the value loss alone"
-        for i in range(6):
-            position = env.get_state(i)
-            if not env.masks[i].any():
-                continue
-            order, progress = int(round(float(tail[i, 0]))), float(tail[i, 1])
-            t = table[1 - order, min(int(progress * STAGES), STAGES - 1)]
-
-            def total(board: str) -> float:
-                return sum(t[classes[k], ids[key]] for k, key in enumerate(ntuple.line_keys(board)))
-
-            now = total(position.split(" ")[0])
-            slow = sorted(now - total(after.split(" ")[0]) for move, after in afterstates(position) if move != "pass")
-            legal = np.flatnonzero(env.masks[i][: ACTIONS - 1])
-            assert np.allclose(sorted(critic[i, legal].tolist()), slow, atol=1e-4), position
-            checked += 1
-        probs = torch.softmax(policy(x)[0], dim=1)
-        obs, _, _, _ = env.step(torch.multinomial(probs, 1, generator=generator).squeeze(1).numpy())
-    assert checked > 80
-    with pytest.raises(ValueError, match="lines observation"):
-        EntropyPolicy(gains=1, critic=1)
-
-
 def test_slide_cells_follow_the_action_layout():
     # Action 49 + 0 is cell 0's first target (its right neighbour); the last slide is cell 48's
     # last target (the cell above it).
