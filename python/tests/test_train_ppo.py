@@ -159,3 +159,51 @@ def test_training_falls_back_to_the_pytorch_advantage_without_the_kernel(monkeyp
     train_ppo.ensure_advantage_kernel()
     assert pufferlib.pufferl.compute_puff_advantage is train_ppo.puff_advantage
     assert "did not load" in capsys.readouterr().out
+
+
+def test_the_inverse_cdf_sampler_draws_pufferlibs_distribution():
+    import pufferlib.pytorch
+
+    generator = torch.Generator().manual_seed(5)
+    logits = 2 * torch.randn(6, ACTIONS, generator=generator)
+    # Masked as the policy masks them: most actions illegal, the last one (the pass) too.
+    legal = torch.rand(6, ACTIONS, generator=generator) < 0.3
+    legal[:, -1] = False
+    legal[0] = False
+    legal[0, 17] = True  # one legal action: always it
+    logits = torch.where(legal, logits, torch.full_like(logits, -1e9))
+    draws = 40_000
+    actions, logprob, entropy = train_ppo.sample_actions(logits.repeat(draws, 1), generator)
+    actions = actions.long().reshape(draws, 6)
+    assert bool(legal.gather(1, actions.T).all()), "a masked action was drawn"
+    assert bool((actions[:, 0] == 17).all())
+    # Frequencies within 5 standard errors of the softmax, as torch.multinomial draws them.
+    probs = torch.softmax(logits, dim=1)
+    for row in range(6):
+        counts = torch.bincount(actions[:, row], minlength=ACTIONS).float() / draws
+        error = (probs[row] * (1 - probs[row]) / draws).sqrt()
+        assert bool(((counts - probs[row]).abs() <= 5 * error + 1e-6).all()), row
+    # Log probability and entropy as PufferLib's sampler gives them for the same actions.
+    first = actions[0]
+    _, reference_logprob, reference_entropy = pufferlib.pytorch.sample_logits(logits, action=first)
+    assert torch.allclose(logprob[:6], reference_logprob, atol=1e-5)
+    assert torch.allclose(entropy[:6], reference_entropy, atol=1e-5)
+
+
+def test_the_sampler_is_installed_for_collection_only():
+    import pufferlib.pytorch
+
+    original = pufferlib.pytorch.sample_logits
+    try:
+        train_ppo.install_sampler()
+        train_ppo.install_sampler()  # twice: still one wrapper over PufferLib's own
+        patched = pufferlib.pytorch.sample_logits
+        assert patched.original is getattr(original, "original", original)
+        logits = torch.randn(4, ACTIONS)
+        given = torch.tensor([1, 2, 3, 4])
+        _, logprob, _ = patched(logits, action=given)
+        assert torch.allclose(logprob, torch.log_softmax(logits, dim=1).gather(1, given[:, None]).squeeze(1), atol=1e-5)
+        action, _, _ = patched(logits)
+        assert action.shape == (4,)
+    finally:
+        pufferlib.pytorch.sample_logits = original
