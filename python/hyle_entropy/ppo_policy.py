@@ -135,13 +135,11 @@ class EntropyPolicy(nn.Module):
     layers deep; cell features are kept as ``(n, cells, channels)``, so every layer is one
     matrix product."""
 
-    def __init__(self, channels: int = 32, blocks: int = 2, hidden: int = 64, gains: int = 0, lines: int = 0, critic: int = 0):
+    def __init__(self, channels: int = 32, blocks: int = 2, hidden: int = 64, gains: int = 0, lines: int = 0):
         super().__init__()
         self.channels, self.blocks_count, self.hidden = channels, blocks, hidden
         # The lines observation holds the gains too.
-        self.gains, self.lines, self.critic = bool(gains or lines), bool(lines), int(critic)
-        if self.critic and not self.lines:
-            raise ValueError("the critic's afterstate term (critic > 0) reads the lines observation (lines=1)")
+        self.gains, self.lines = bool(gains or lines), bool(lines)
         inputs = COLOURS + 1 + 1 + 8 * (SIZE - 1) + (3 if self.gains else 0)
         self.stem = nn.Linear(inputs, channels)
         self.scalars = nn.Linear(SCALARS, channels)
@@ -170,12 +168,6 @@ class EntropyPolicy(nn.Module):
             self.register_buffer("slot_counts", counts, persistent=False)
             self.register_buffer("line_offsets", line_class * PATTERNS, persistent=False)
             self.register_buffer("slot_offsets", line_class[slots] * PATTERNS, persistent=False)
-        # With critic = beta > 0: every move's logit gains beta times its worth by the critic,
-        # the move's own score change (in units of the return) plus the return the opponent's
-        # line value table expects after it, negated: `net`'s way of playing, with PPO's own
-        # value function. Its weight is learned, from 1.
-        if self.critic:
-            self.critic_weight = nn.Parameter(torch.ones(1))
         # The untrained policy is uniform over the legal actions (the random bot).
         for layer in (self.heads.cell, self.heads.row, self.heads.column, self.passing):
             nn.init.zeros_(layer.weight)
@@ -195,8 +187,6 @@ class EntropyPolicy(nn.Module):
             "hidden": self.hidden,
             "gains": int(self.gains),
             "lines": int(self.lines),
-            # Only where set, so that the configs saved before it still match.
-            **({"critic": self.critic} if self.critic else {}),
         }
 
     def logits_and_value(self, observations: torch.Tensor) -> Tuple[torch.Tensor, torch.Tensor]:
@@ -245,10 +235,6 @@ class EntropyPolicy(nn.Module):
         value = self.value(pooled)
         if self.lines:
             moves, line_value = self.line_terms(obs[:, PLANES_SIZE + GAINS_SIZE :], phase_progress)
-            if self.critic:
-                gain = torch.cat([per_cell[:, :, 0], gains[:, 3 * CELLS :]], dim=1)
-                worth = self.critic_terms(obs[:, PLANES_SIZE + GAINS_SIZE :], phase_progress, gain)
-                moves = moves + self.critic * self.critic_weight * worth
             logits = logits + torch.cat([moves, torch.zeros_like(moves[:, :1])], dim=1)
             value = value + line_value
         start = observation_size(self.gains, self.lines) - ACTIONS
@@ -271,23 +257,6 @@ class EntropyPolicy(nn.Module):
         moves = after_policy.reshape(n, ACTIONS - 1, LINE_SLOTS).sum(dim=2) - self.line_policy[lines_now] @ self.slot_counts
         value = self.line_value[lines_now].sum(dim=1, keepdim=True)
         return LINE_SCALE * moves, LINE_SCALE * value
-
-    def critic_terms(self, lines: torch.Tensor, phase_progress: torch.Tensor, gain: torch.Tensor) -> torch.Tensor:
-        """Every placement's and slide's worth to the mover by the critic ``(n, actions - 1)``,
-        in units of the return (points over 50): its score change now (``gain``, tens of points,
-        negated for Chaos), less the opponent's expected return after it by the opponent's line
-        value table (the opponent moves next), over the three lines it changes, after less now.
-        Detached: the critic learns from the value loss alone."""
-        n = lines.shape[0]
-        order = phase_progress[:, 0:1].round().long()
-        stage = (phase_progress[:, 1:2] * STAGES).floor().clamp(0, STAGES - 1).long()
-        table = ((1 - order) * STAGES + stage) * (CLASSES * PATTERNS)
-        now = lines[:, :LINES].long()
-        after = lines[:, LINES:LINES_SIZE].long()
-        weights = self.line_value.detach()
-        after_value = weights[table + self.slot_offsets + after].reshape(n, ACTIONS - 1, LINE_SLOTS).sum(dim=2)
-        opponent = LINE_SCALE * (after_value - weights[table + self.line_offsets + now] @ self.slot_counts)
-        return (2 * order - 1) * gain / 5.0 - opponent
 
     # PuffeRL's policy interface: forward (training) and forward_eval (collection).
     def forward(self, observations: torch.Tensor, state: Optional[Dict[str, Any]] = None):
