@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use super::SearchOptions;
-use crate::eval::{LinearEval, Weights};
+use crate::eval::{LinearEval, Weights, FEATURES, FEATURE_NAMES};
 use crate::learned::{self, NTupleEval};
 use crate::search::Limits;
 
@@ -23,21 +23,34 @@ pub(crate) struct SearchSetup {
 
 /// Multipliers of the linear evaluation's weights ([`Weights::scaled`]): its positional part
 /// (every feature but the score) in the game's first third (turns 0-15), second (16-31) and
-/// last (32-48), and the threat features' weights on top. 1 leaves the fit as it is.
+/// last (32-48), and each feature's weight on top, set by group ([`FEATURE_GROUPS`]). 1
+/// leaves the fit as it is.
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub(crate) struct EvalScales {
     pub positional: [f64; 3],
-    pub threat: f64,
+    /// By feature, in the order of [`FEATURE_NAMES`] (the score's is never used).
+    pub features: [f64; FEATURES],
 }
 
 impl Default for EvalScales {
     fn default() -> Self {
         EvalScales {
             positional: [1.0; 3],
-            threat: 1.0,
+            features: [1.0; FEATURES],
         }
     }
 }
+
+/// The evaluation's features in groups that one option scales together, by their indices in
+/// [`FEATURE_NAMES`]: what SPSA may tune as corrections to the fit (`search:threat=110`).
+pub(crate) const FEATURE_GROUPS: [(&str, &[usize]); 6] = [
+    ("threat", &[1, 2]),      // threat_max, threat_rest
+    ("pot", &[3, 4, 13, 14]), // potential, sandwiches, open_windows, gap_pairs
+    ("holes", &[5, 6]),       // holes1, holes2
+    ("rings", &[7, 8, 9]),    // ring1, ring2, centre_distance
+    ("bag", &[10]),           // bag_max
+    ("mob", &[11, 12]),       // mobility, idle_mobility
+];
 
 impl EvalScales {
     /// The evaluation with these corrections: itself when there are none; otherwise the
@@ -48,7 +61,10 @@ impl EvalScales {
             return eval;
         }
         let third = |turn: usize| self.positional[(turn / 16).min(2)];
-        LinearEval::new(eval.weights().scaled(third, self.threat))
+        LinearEval::new(
+            eval.weights()
+                .scaled(third, |feature| self.features[feature]),
+        )
     }
 }
 
@@ -172,7 +188,44 @@ pub const SEARCH_OPTIONS: &[SearchOption] = &[
         group: "evaluation",
         help: "the linear evaluation's threat weights (threat_max, threat_rest), in percent of \
                the rest's (100)",
-        set: |s, v| scale(&mut s.scales.threat, v),
+        set: |s, v| scale_group(s, "threat", v),
+    },
+    SearchOption {
+        key: "pot",
+        value: "PERCENT",
+        group: "evaluation",
+        help: "the potential features' weights (potential, sandwiches, open_windows, gap_pairs), \
+               in percent, on top (100)",
+        set: |s, v| scale_group(s, "pot", v),
+    },
+    SearchOption {
+        key: "holes",
+        value: "PERCENT",
+        group: "evaluation",
+        help: "the holes features' weights (holes1, holes2), in percent, on top (100)",
+        set: |s, v| scale_group(s, "holes", v),
+    },
+    SearchOption {
+        key: "rings",
+        value: "PERCENT",
+        group: "evaluation",
+        help: "the placement features' weights (ring1, ring2, centre_distance), in percent, on \
+               top (100)",
+        set: |s, v| scale_group(s, "rings", v),
+    },
+    SearchOption {
+        key: "bag",
+        value: "PERCENT",
+        group: "evaluation",
+        help: "the bag feature's weight (bag_max), in percent, on top (100)",
+        set: |s, v| scale_group(s, "bag", v),
+    },
+    SearchOption {
+        key: "mob",
+        value: "PERCENT",
+        group: "evaluation",
+        help: "the mobility features' weights (mobility, idle_mobility), in percent, on top (100)",
+        set: |s, v| scale_group(s, "mob", v),
     },
     SearchOption {
         key: "model",
@@ -276,6 +329,20 @@ fn scale(to: &mut f64, value: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// Sets every feature of the named group of [`FEATURE_GROUPS`] to the percentage `value`.
+fn scale_group(setup: &mut SearchSetup, group: &str, value: &str) -> Result<(), String> {
+    let mut factor = 1.0;
+    scale(&mut factor, value)?;
+    let (_, features) = FEATURE_GROUPS
+        .iter()
+        .find(|(name, _)| *name == group)
+        .expect("a group of FEATURE_GROUPS");
+    for &feature in *features {
+        setup.scales.features[feature] = factor;
+    }
+    Ok(())
+}
+
 fn flag(value: &str) -> Result<bool, String> {
     match value {
         "0" => Ok(false),
@@ -345,7 +412,9 @@ mod tests {
             plain.calibration().is_some(),
             "unchanged weights keep theirs"
         );
-        let expected = Weights::trained().scaled(|turn| [1.1, 0.9, 1.0][(turn / 16).min(2)], 1.25);
+        let threat = |feature: usize| if feature <= 2 { 1.25 } else { 1.0 };
+        let expected =
+            Weights::trained().scaled(|turn| [1.1, 0.9, 1.0][(turn / 16).min(2)], threat);
         for options in [
             "early=110,mid=90,threat=125",
             "threat=125,mid=90,early=110,late=100",
@@ -353,6 +422,40 @@ mod tests {
             let eval = apply(options, setup()).unwrap().eval;
             assert_eq!(eval.weights(), &expected, "{options}");
             assert!(eval.calibration().is_none(), "fitted for other weights");
+        }
+    }
+
+    #[test]
+    fn feature_groups_name_their_features_once() {
+        let mut seen = [false; FEATURES];
+        for (group, features) in FEATURE_GROUPS {
+            assert!(SEARCH_OPTIONS.iter().any(|o| o.key == group), "{group}");
+            for &feature in features {
+                assert!(feature > 0, "{group}: the score is never scaled");
+                assert!(!seen[feature], "{} in two groups", FEATURE_NAMES[feature]);
+                seen[feature] = true;
+            }
+        }
+        assert_eq!(
+            FEATURE_GROUPS[1]
+                .1
+                .iter()
+                .map(|&f| FEATURE_NAMES[f])
+                .collect::<Vec<_>>(),
+            ["potential", "sandwiches", "open_windows", "gap_pairs"]
+        );
+        assert!(
+            seen[1..].iter().all(|&s| s),
+            "every feature but the score in a group"
+        );
+        let s = apply("pot=120,mob=50", setup()).unwrap();
+        for (feature, name) in FEATURE_NAMES.iter().enumerate() {
+            let expected = match feature {
+                3 | 4 | 13 | 14 => 1.2,
+                11 | 12 => 0.5,
+                _ => 1.0,
+            };
+            assert_eq!(s.scales.features[feature], expected, "{name}");
         }
     }
 

@@ -114,6 +114,21 @@ pub const TUNABLES: &[Tunable] = &[
         "percent of the linear evaluation's weights but the score's, turns 32-48",
     ),
     evaluation_scale("threat", "percent of the threat features' weights, on top"),
+    evaluation_scale(
+        "pot",
+        "percent of the potential features' weights (potential, sandwiches, open_windows, \
+         gap_pairs), on top",
+    ),
+    evaluation_scale("holes", "percent of holes1's and holes2's weights, on top"),
+    evaluation_scale(
+        "rings",
+        "percent of ring1's, ring2's and centre_distance's weights, on top",
+    ),
+    evaluation_scale("bag", "percent of bag_max's weight, on top"),
+    evaluation_scale(
+        "mob",
+        "percent of mobility's and idle_mobility's weights, on top",
+    ),
     Tunable {
         name: "weak",
         help: "tenths of a point of mean regret a move above which the opponent counts weak",
