@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use super::SearchOptions;
-use crate::eval::{LinearEval, Weights, FEATURES, FEATURE_NAMES};
+use crate::eval::{LinearEval, Weights, FEATURES};
 use crate::learned::{self, NTupleEval};
 use crate::search::Limits;
 
@@ -28,7 +28,8 @@ pub(crate) struct SearchSetup {
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub(crate) struct EvalScales {
     pub positional: [f64; 3],
-    /// By feature, in the order of [`FEATURE_NAMES`] (the score's is never used).
+    /// By feature, in the order of [`FEATURE_NAMES`](crate::eval::FEATURE_NAMES) (the score's
+    /// is never used).
     pub features: [f64; FEATURES],
 }
 
@@ -42,7 +43,8 @@ impl Default for EvalScales {
 }
 
 /// The evaluation's features in groups that one option scales together, by their indices in
-/// [`FEATURE_NAMES`]: what SPSA may tune as corrections to the fit (`search:threat=110`).
+/// [`FEATURE_NAMES`](crate::eval::FEATURE_NAMES): what SPSA may tune as corrections to the fit
+/// (`search:threat=110`).
 pub(crate) const FEATURE_GROUPS: [(&str, &[usize]); 6] = [
     ("threat", &[1, 2]),      // threat_max, threat_rest
     ("pot", &[3, 4, 13, 14]), // potential, sandwiches, open_windows, gap_pairs
@@ -427,6 +429,7 @@ mod tests {
 
     #[test]
     fn feature_groups_name_their_features_once() {
+        use crate::eval::FEATURE_NAMES;
         let mut seen = [false; FEATURES];
         for (group, features) in FEATURE_GROUPS {
             assert!(SEARCH_OPTIONS.iter().any(|o| o.key == group), "{group}");
