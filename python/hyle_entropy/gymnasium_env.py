@@ -44,6 +44,7 @@ class EntropyEnv(gymnasium.Env):
         reward_illegal: float = -0.1,
         reward_shaping: float = 0.0,
         render_mode: Optional[str] = None,
+        reward_potential: str = "score",
         seed: int = 0,
     ) -> None:
         super().__init__()
@@ -58,6 +59,7 @@ class EntropyEnv(gymnasium.Env):
             reward_illegal=reward_illegal,
             reward_shaping=reward_shaping,
             autoreset=False,
+            reward_potential=reward_potential,
         )
         obs_space = observation_box(observation, self._env.observation_size)
         self.observation_space = spaces.Dict(

@@ -44,6 +44,7 @@ class EntropyPuffer(_Base):  # type: ignore[misc, valid-type]
         reward_shaping: float = 0.0,
         reward_final: float = 1.0,
         observation: str = "planes",
+        reward_potential: str = "score",
         log_interval: int = 128,
         buf: Any = None,
         seed: int = 0,
@@ -71,6 +72,7 @@ class EntropyPuffer(_Base):  # type: ignore[misc, valid-type]
             reward_shaping=reward_shaping,
             reward_final=reward_final,
             observation=observation,
+            reward_potential=reward_potential,
         )
         if HAVE_PUFFERLIB:
             super().__init__(buf)

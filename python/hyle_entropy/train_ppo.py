@@ -223,6 +223,7 @@ def make_vecenv(config: Dict[str, Dict[str, Any]], opponents: List[str], seed: i
             opponent="random" if opponent == "self" else opponent,
             reward_illegal=float(env["reward_illegal"]),
             reward_shaping=float(env["reward_shaping"]),
+            reward_potential=str(env.get("reward_potential", "score")),
             reward_final=float(env["reward_final"]),
             observation=str(env["observation"]),
         )

@@ -62,8 +62,13 @@ class EntropyVecEnv:
             ``2i + 1`` are game i's Chaos and Order; the one not to move has an empty mask).
         mask_in_observation: append the mask to each observation (for trainers without masks).
         reward_illegal: the reward of an illegal action, which is refused.
-        reward_shaping: add this times the score change since the agent's last decision over
-            25 (negated for Chaos) at every step.
+        reward_shaping: add this times the change of the potential since the agent's last
+            decision over 25 (negated for Chaos) at every step.
+        reward_potential: what the shaping measures: ``"score"`` (the board's score so far) or
+            ``"eval"`` (the engine's expected final score: a move also earns what it builds
+            for later). A finished game's potential is its score either way, so the shaping
+            sums to ``reward_shaping * (S - P0) / 25`` with P0 the empty board's potential (0
+            for the score).
         reward_final: weight of the plan's terminal reward ``clamp((S - 75) / 25, -1, 1)``
             (negated for Chaos). With shaping on and this at 0, the return is linear in the
             final score S: ``reward_shaping * S / 25``, with no clamp.
@@ -84,6 +89,7 @@ class EntropyVecEnv:
         reward_shaping: float = 0.0,
         reward_final: float = 1.0,
         autoreset: bool = True,
+        reward_potential: str = "score",
     ) -> None:
         # Everything but the seed, for an environment like this one (with_opponent).
         self.settings: Dict[str, Any] = dict(
@@ -98,6 +104,7 @@ class EntropyVecEnv:
             reward_shaping=reward_shaping,
             reward_final=reward_final,
             autoreset=autoreset,
+            reward_potential=reward_potential,
         )
         self.native = VecEnv(seed=seed, **self.settings)
         self.num_envs = num_envs

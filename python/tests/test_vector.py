@@ -109,6 +109,38 @@ def test_shaping_rewards_score_changes():
     assert seen
 
 
+def test_evaluation_shaping_pays_a_move_its_worth_and_sums_to_the_score():
+    """With the engine's evaluation as the potential, each game's shaping rewards (Order's,
+    the terminal one included) sum to (S - P0) / 25, P0 the empty board's potential, the same
+    in every game: the score's return up to a constant. The rewards before the end differ."""
+    settings = dict(role="order", opponent="greedy", reward_shaping=1.0, reward_final=0.0, seed=4)
+    score_env = EntropyVecEnv(**settings)
+    eval_env = EntropyVecEnv(**settings, reward_potential="eval")
+    rng = np.random.default_rng(3)
+    empties = []
+    for env in (score_env, eval_env):
+        env.reset()
+    for _ in range(2):
+        score_rewards, eval_rewards = [], []
+        while True:
+            # The same deal and the same moves in both.
+            actions = random_legal(score_env, rng)
+            assert (score_env.masks == eval_env.masks).all()
+            _, score_reward, terminals, _ = score_env.step(actions)
+            _, eval_reward, eval_terminals, _ = eval_env.step(actions)
+            score_rewards.append(float(score_reward[0]))
+            eval_rewards.append(float(eval_reward[0]))
+            assert terminals[0] == eval_terminals[0]
+            if terminals[0]:
+                break
+        assert score_rewards != pytest.approx(eval_rewards)
+        empties.append(25 * (sum(score_rewards) - sum(eval_rewards)))
+    assert 20 < empties[0] < 120, empties  # the empty board's expected final score
+    assert empties[0] == pytest.approx(empties[1], abs=1e-2)
+    with pytest.raises(ValueError, match="reward potential"):
+        EntropyVecEnv(reward_shaping=1.0, reward_potential="points")
+
+
 def test_self_play_agents_take_turns():
     env = EntropyVecEnv(num_envs=2, mode="selfplay", seed=1)
     env.reset()

@@ -20,6 +20,8 @@ pub use entropy_engine::learned::{actions, observation};
 use entropy_core::notation::text::{format_position, parse_position};
 use entropy_core::{Move, Phase, Position, Role, Size};
 use entropy_engine::bots::random_move;
+use entropy_engine::eval::{Evaluator, LinearEval};
+use entropy_engine::search::moves_to_end;
 use entropy_engine::{make_bot, Bot, Budget};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -50,6 +52,48 @@ pub enum Mode {
     SelfPlay,
 }
 
+/// The potential whose change the shaping rewards pay ([`EnvConfig::reward_shaping`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Potential {
+    /// The score of the board so far: a move's reward is what it scores now.
+    Score,
+    /// The engine's expected final score (the shipped linear evaluation with its calibration,
+    /// what `entropy analyse` shows people): a move's reward also counts what it builds for
+    /// later, as the searcher values it one move deep.
+    Evaluation,
+}
+
+impl Potential {
+    /// Order's potential in `position`: exactly the score once the game is over.
+    pub fn of(self, position: &Position) -> f32 {
+        match self {
+            Potential::Score => position.score() as f32,
+            Potential::Evaluation if position.is_over() => position.score() as f32,
+            Potential::Evaluation => {
+                let eval = LinearEval::trained_ref();
+                let offset = eval.calibration().map_or(0.0, |calibration| {
+                    calibration.offset(position.size().side(), moves_to_end(position))
+                });
+                (eval.evaluate(position) + offset) as f32
+            }
+        }
+    }
+}
+
+impl std::str::FromStr for Potential {
+    type Err = String;
+
+    fn from_str(name: &str) -> Result<Potential, String> {
+        match name {
+            "score" => Ok(Potential::Score),
+            "eval" | "evaluation" => Ok(Potential::Evaluation),
+            other => Err(format!(
+                "reward potential {other:?}: use \"score\" (the board's score so far) or \"eval\" (the engine's expected final score)"
+            )),
+        }
+    }
+}
+
 /// The action that leaves a self-play game as it is for a step (see [`Mode::SelfPlay`]).
 pub const WAIT: i64 = -1;
 
@@ -72,9 +116,13 @@ pub struct EnvConfig {
     pub mask_in_observation: bool,
     /// Reward for an illegal action, which is refused (the game does not move).
     pub reward_illegal: f32,
-    /// Per-step shaping: this times the score change since the agent's last decision over 25,
-    /// negated for Chaos. 0 turns it off.
+    /// Per-step shaping: this times the change of the potential ([`EnvConfig::reward_potential`])
+    /// since the agent's last decision over 25, negated for Chaos. 0 turns it off.
     pub reward_shaping: f32,
+    /// What the shaping measures the change of. Either way a finished game's potential is its
+    /// final score, so an episode's shaping rewards sum to the final score less the potential
+    /// of the empty board (a constant): the best play is the same, the signal is earlier.
+    pub reward_potential: Potential,
     /// Weight of the plan's terminal reward, [`order_reward`] (negated for Chaos). With
     /// `reward_shaping` on and this at 0, an episode's return is the final score over 25
     /// times the shaping weight (negated for Chaos): linear in the score, with no clamp.
@@ -99,6 +147,7 @@ impl Default for EnvConfig {
             mask_in_observation: false,
             reward_illegal: -0.1,
             reward_shaping: 0.0,
+            reward_potential: Potential::Score,
             reward_final: 1.0,
             seed: 0,
             autoreset: true,
@@ -195,8 +244,8 @@ struct Game {
     agent: Role,
     rng: Xoshiro256PlusPlus,
     opponent: Option<Box<dyn Bot>>,
-    /// Score at the agent's last decision, for shaping (per role in self-play).
-    last_score: [u32; 2],
+    /// The potential at the agent's last decision, for shaping (per role in self-play).
+    last_potential: [f32; 2],
     episode_return: f32,
     episode_length: u32,
 }
@@ -216,14 +265,17 @@ fn derive(seed: u64, a: u64, b: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// The shaping reward of `role` for the score change since its last decision (negated for
-/// Chaos), remembering the score for its next one.
-fn shaped_reward(game: &mut Game, role: Role, shaping: f32) -> f32 {
+/// The shaping reward of `role` for the potential's change since its last decision (negated
+/// for Chaos), remembering the potential for its next one.
+fn shaped_reward(game: &mut Game, role: Role, config: &EnvConfig) -> f32 {
+    if config.reward_shaping == 0.0 {
+        return 0.0;
+    }
     let sign = if role == Role::Order { 1.0 } else { -1.0 };
-    let score = game.position.score();
+    let potential = config.reward_potential.of(&game.position);
     let slot = role_index(role);
-    let reward = shaping * sign * (score as f32 - game.last_score[slot] as f32) / 25.0;
-    game.last_score[slot] = score;
+    let reward = config.reward_shaping * sign * (potential - game.last_potential[slot]) / 25.0;
+    game.last_potential[slot] = potential;
     reward
 }
 
@@ -254,7 +306,7 @@ impl VecEnv {
                 agent: Role::Order,
                 rng: Xoshiro256PlusPlus::seed_from_u64(derive(config.seed, i as u64, 0)),
                 opponent,
-                last_score: [0; 2],
+                last_potential: [0.0; 2],
                 episode_return: 0.0,
                 episode_length: 0,
             });
@@ -388,7 +440,7 @@ impl VecEnv {
         advance(game, self.config.mode);
         let sign = if game.agent == Role::Order { 1.0 } else { -1.0 };
         let score = game.position.score();
-        let mut reward = shaped_reward(game, game.agent, self.config.reward_shaping);
+        let mut reward = shaped_reward(game, game.agent, &self.config);
         if game.position.is_over() {
             reward += sign * self.config.reward_final * order_reward(score);
             buffers.terminals[i] = true;
@@ -431,7 +483,7 @@ impl VecEnv {
         } else {
             Role::Chaos
         };
-        buffers.rewards[mover] = shaped_reward(game, role, self.config.reward_shaping);
+        buffers.rewards[mover] = shaped_reward(game, role, &self.config);
         if game.position.is_over() {
             // The other player's score change since its last decision ends the game too: each
             // role's shaped rewards then sum to its share of the final score.
@@ -440,7 +492,7 @@ impl VecEnv {
             } else {
                 (order, Role::Order)
             };
-            buffers.rewards[other] = shaped_reward(game, other_role, self.config.reward_shaping);
+            buffers.rewards[other] = shaped_reward(game, other_role, &self.config);
             let r = self.config.reward_final * order_reward(game.position.score());
             buffers.rewards[order] += r;
             buffers.rewards[chaos] -= r;
@@ -494,7 +546,7 @@ impl VecEnv {
                 }
             }
         };
-        game.last_score = [0; 2];
+        game.last_potential = [config.reward_potential.of(&game.position); 2];
         game.episode_return = 0.0;
         game.episode_length = 0;
         if let Some(opponent) = game.opponent.as_mut() {
@@ -627,7 +679,7 @@ impl VecEnv {
         if self.config.mode == Mode::Single {
             game.agent = role;
         }
-        game.last_score = [position.score(); 2];
+        game.last_potential = [self.config.reward_potential.of(&position); 2];
         self.write(i, buffers);
         Ok(())
     }

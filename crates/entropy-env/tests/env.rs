@@ -2,7 +2,8 @@
 
 use entropy_core::{Phase, Size};
 use entropy_env::{
-    order_reward, Buffers, EnvConfig, Mode, ObservationKind, Observations, RoleChoice, VecEnv, WAIT,
+    order_reward, Buffers, EnvConfig, Mode, ObservationKind, Observations, Potential, RoleChoice,
+    VecEnv, WAIT,
 };
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -266,6 +267,85 @@ fn self_play_shaping_sums_to_the_final_score_for_both_roles() {
     assert!(
         (done.0 + stats.score / 25.0).abs() < 1e-3,
         "{done:?} {stats:?}"
+    );
+}
+
+/// With the engine's evaluation as the potential, each role's shaping still sums over an
+/// episode to its share of the final score, less the empty board's potential: in self-play and
+/// against a bot, in either role.
+#[test]
+fn evaluation_shaping_sums_to_the_final_score_less_the_empty_boards_potential() {
+    let empty = Potential::Evaluation.of(&entropy_core::Position::new(Size::SEVEN)) as f64;
+    assert!(empty > 20.0, "the empty board is worth {empty}");
+    for mode in [Mode::SelfPlay, Mode::Single] {
+        let config = EnvConfig {
+            num_envs: 2,
+            mode,
+            opponent: "greedy".to_owned(),
+            seed: 6,
+            reward_shaping: 1.0,
+            reward_potential: Potential::Evaluation,
+            reward_final: 0.0,
+            ..EnvConfig::default()
+        };
+        let (rewards, terminals, env) = run(config, 400, 8);
+        let stats = env.stats().clone();
+        assert!(stats.episodes >= 2, "{stats:?}");
+        let agents = env.num_agents();
+        // Each agent's rewards up to its game's last finish.
+        let mut finished = vec![0.0f64; agents];
+        let mut running = vec![0.0f64; agents];
+        for (step_rewards, step_terminals) in rewards.chunks(agents).zip(terminals.chunks(agents)) {
+            for agent in 0..agents {
+                running[agent] += f64::from(step_rewards[agent]);
+                if step_terminals[agent] {
+                    finished[agent] = running[agent];
+                }
+            }
+        }
+        let total: f64 = finished.iter().sum();
+        let episodes = stats.episodes as f64;
+        let expected = match mode {
+            // Order's share less Chaos's: they cancel.
+            Mode::SelfPlay => 0.0,
+            Mode::Single => {
+                let order = stats.order_episodes as f64;
+                let chaos = episodes - order;
+                (stats.order_score - order * empty - (stats.chaos_score - chaos * empty)) / 25.0
+            }
+        };
+        assert!(
+            (total - expected).abs() < 1e-2,
+            "{mode:?}: {total} {expected}"
+        );
+        if mode == Mode::SelfPlay {
+            let order: f64 = finished.iter().skip(1).step_by(2).sum();
+            let want = (stats.score - episodes * empty) / 25.0;
+            assert!((order - want).abs() < 1e-2, "{order} {want}");
+        }
+    }
+}
+
+#[test]
+fn potentials_are_the_score_at_the_end_and_named() {
+    let start = entropy_core::Position::new(Size::SEVEN);
+    assert_eq!(Potential::Score.of(&start), 0.0);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(2);
+    let mut position = start;
+    while !position.is_over() {
+        let evaluated = Potential::Evaluation.of(&position);
+        assert!(evaluated.is_finite(), "{evaluated}");
+        position.play_unchecked(entropy_engine::bots::random_move(&position, &mut rng));
+    }
+    let score = position.score() as f32;
+    assert_eq!(Potential::Evaluation.of(&position), score);
+    assert_eq!(Potential::Score.of(&position), score);
+    assert_eq!("score".parse::<Potential>(), Ok(Potential::Score));
+    assert_eq!("eval".parse::<Potential>(), Ok(Potential::Evaluation));
+    let error = "scores".parse::<Potential>().unwrap_err();
+    assert!(
+        error.contains("\"scores\"") && error.contains("eval"),
+        "{error}"
     );
 }
 

@@ -152,7 +152,8 @@ impl PyVecEnv {
     #[new]
     #[pyo3(signature = (num_envs = 1, seed = 0, role = "random", opponent = "random", size = 7,
         observation = "planes", mode = "single", mask_in_observation = false,
-        reward_illegal = -0.1, reward_shaping = 0.0, reward_final = 1.0, autoreset = true))]
+        reward_illegal = -0.1, reward_shaping = 0.0, reward_final = 1.0, autoreset = true,
+        reward_potential = "score"))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         num_envs: usize,
@@ -167,7 +168,9 @@ impl PyVecEnv {
         reward_shaping: f32,
         reward_final: f32,
         autoreset: bool,
+        reward_potential: &str,
     ) -> PyResult<Self> {
+        let reward_potential = reward_potential.parse().map_err(PyValueError::new_err)?;
         let (size, role, observation, mode) = parse_choices(size, role, observation, mode)?;
         let config = EnvConfig {
             size,
@@ -179,6 +182,7 @@ impl PyVecEnv {
             mask_in_observation,
             reward_illegal,
             reward_shaping,
+            reward_potential,
             reward_final,
             seed,
             autoreset,
