@@ -295,26 +295,14 @@ fn optimistic_search_equals_optimistic_expectimax() {
     }
 }
 
-/// The n-tuple evaluation as the search uses it (`search:eval=net`, and mixed with the linear
-/// one, `search:mix=50`): every decision's children valued one after another through the memo,
-/// updated by each move, are valued as they are alone.
+/// The n-tuple evaluation as the search uses it (`search:eval=net`): every decision's children
+/// valued one after another through the memo, updated by each move, are valued as they are
+/// alone.
 #[test]
 fn the_ntuple_evaluation_through_the_memo_is_the_evaluation() {
-    use entropy_engine::learned::{BotEval, NTupleEval};
-    for eval in [
-        BotEval::NTuple(NTupleEval::trained()),
-        BotEval::Mix {
-            linear: entropy_engine::eval::LinearEval::trained(),
-            net: NTupleEval::trained(),
-            share: 0.5,
-        },
-    ] {
-        memo_values_are_the_values(&eval);
-    }
-}
-
-fn memo_values_are_the_values(eval: &entropy_engine::learned::BotEval) {
     use entropy_engine::eval::BoardMemo;
+    use entropy_engine::learned::{BotEval, NTupleEval};
+    let eval = BotEval::NTuple(NTupleEval::trained());
     let mut memo = BoardMemo::default();
     let mut children = 0;
     for seed in 0..24 {

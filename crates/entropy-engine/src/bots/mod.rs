@@ -22,7 +22,7 @@ pub use random::RandomBot;
 pub use search::{tunable, SearchBot, SearchOptions, Tunable, DEFAULT_TABLE_MIB, TUNABLES};
 
 use crate::eval::LinearEval;
-use crate::learned::{self, BotEval, NTupleEval};
+use crate::learned::{self, BotEval};
 use crate::Bot;
 use options::SearchSetup;
 
@@ -214,24 +214,15 @@ pub fn make_bot(name: &str, seed: u64) -> Result<Box<dyn Bot>, UnknownBot> {
                 options: SearchOptions::default(),
                 eval,
                 net: None,
-                mix: None,
                 scales: Default::default(),
             };
             let setup =
                 options::apply(options, setup).map_err(|e| UnknownBot(format!("{name} ({e})")))?;
-            Ok(Box::new(match (setup.net, setup.mix) {
-                (net, Some(share)) => {
-                    let leaves = BotEval::Mix {
-                        linear: setup.eval.clone(),
-                        net: net.unwrap_or_else(NTupleEval::trained),
-                        share,
-                    };
-                    SearchBot::with_eval(name, leaves, setup.eval, setup.options)
-                }
-                (Some(net), None) => {
+            Ok(Box::new(match setup.net {
+                Some(net) => {
                     SearchBot::with_eval(name, BotEval::NTuple(net), setup.eval, setup.options)
                 }
-                (None, None) => SearchBot::new(name, setup.eval, setup.options),
+                None => SearchBot::new(name, setup.eval, setup.options),
             }))
         }
         _ => Err(UnknownBot(name.to_owned())),

@@ -17,9 +17,6 @@ pub(crate) struct SearchSetup {
     pub eval: LinearEval,
     /// The n-tuple evaluation at the leaves, if chosen.
     pub net: Option<NTupleEval>,
-    /// The n-tuple evaluation's share of the leaves' values, mixed with the linear one
-    /// (`mix=PERCENT`), if set.
-    pub mix: Option<f64>,
     /// Corrections to the linear evaluation's weights, applied once every option is read.
     pub scales: EvalScales,
 }
@@ -163,21 +160,6 @@ pub const SEARCH_OPTIONS: &[SearchOption] = &[
         help: "an n-tuple model written by `entropy train-net` at the leaves",
         set: |s, v| {
             s.net = Some(NTupleEval::new(learned::load_model(v)?));
-            Ok(())
-        },
-    },
-    SearchOption {
-        key: "mix",
-        value: "PERCENT",
-        group: "evaluation",
-        help: "the leaves' value moved this far from the linear evaluation towards the n-tuple \
-               one (the shipped model, or net=FILE); 100 is eval=net",
-        set: |s, v| {
-            let share = real(v)?;
-            if !(0.0..=100.0).contains(&share) {
-                return Err(format!("{v} is not a percentage from 0 to 100"));
-            }
-            s.mix = Some(share / 100.0);
             Ok(())
         },
     },
@@ -380,7 +362,6 @@ mod tests {
             options: SearchOptions::default(),
             eval: LinearEval::trained(),
             net: None,
-            mix: None,
             scales: EvalScales::default(),
         }
     }
@@ -412,8 +393,6 @@ mod tests {
         .unwrap();
         let limits = s.options.limits.unwrap();
         assert_eq!(limits.nodes, Some(500));
-        assert_eq!(s.mix, None);
-        assert_eq!(apply("mix=40", setup()).unwrap().mix, Some(0.4));
         assert_eq!(s.options.table_mib, 8);
         assert!(s.options.unfinished);
         assert_eq!((s.options.peak, s.options.hard_share), (1.5, 1.5));
@@ -493,8 +472,6 @@ mod tests {
             ("peak=inf", "peak=inf: \"inf\" is not a number"),
             ("eval=deep", "eval=deep: use linear or net"),
             ("threat=x", "threat=x: \"x\" is not a number"),
-            ("mix=150", "mix=150: 150 is not a percentage from 0 to 100"),
-            ("mix=x", "mix=x: \"x\" is not a number"),
             ("weights=/no/such/file", "cannot read weights /no/such/file"),
         ] {
             let error = apply(options, setup()).err().expect(options);

@@ -159,7 +159,7 @@ impl LinearEval {
 impl LinearEval {
     /// The value of `position` from its features, computed only when the game is not over.
     #[inline(always)]
-    pub fn value_from(&self, position: &Position, features: impl FnOnce() -> FeatureVector) -> f64 {
+    fn value_from(&self, position: &Position, features: impl FnOnce() -> FeatureVector) -> f64 {
         let score = position.score() as f64;
         if position.is_over() {
             return score;

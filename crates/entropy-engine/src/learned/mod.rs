@@ -42,7 +42,7 @@ pub use ntuple::{NTupleEval, NTupleModel};
 #[cfg(feature = "wnet")]
 pub use wnet::{PnetBot, WnetBot};
 
-use crate::eval::{features, BoardMemo, Calibration, Evaluator, FeatureVector, LinearEval};
+use crate::eval::{BoardMemo, Calibration, Evaluator, LinearEval};
 use crate::Bot;
 
 /// The evaluations a searching bot can use: chosen when the bot is made, one branch per leaf.
@@ -52,36 +52,6 @@ pub enum BotEval {
     Linear(LinearEval),
     /// The learned n-tuple evaluation.
     NTuple(NTupleEval),
-    /// The linear evaluation moved `share` of the way towards the n-tuple one (both from the
-    /// same features): an average of two evaluations whose errors differ.
-    Mix {
-        /// The linear evaluation.
-        linear: LinearEval,
-        /// The n-tuple evaluation.
-        net: NTupleEval,
-        /// The n-tuple one's share, 0 to 1.
-        share: f64,
-    },
-}
-
-impl BotEval {
-    /// The mix's value from the position's features (asked once, where the game is not over).
-    #[inline(always)]
-    fn mix_from(
-        linear: &LinearEval,
-        net: &NTupleEval,
-        share: f64,
-        position: &Position,
-        features: impl FnOnce() -> FeatureVector,
-    ) -> f64 {
-        if position.is_over() || net.model().side() != position.size().side() {
-            return linear.value_from(position, features);
-        }
-        let f = features();
-        let a = linear.value_from(position, || f);
-        let b = net.model().value_from(position, || f);
-        a + share * (b - a)
-    }
 }
 
 impl Evaluator for BotEval {
@@ -95,9 +65,6 @@ impl Evaluator for BotEval {
             // A model of another board size: its base's linear evaluation is not for this
             // board either, so the plain trained linear one serves.
             BotEval::NTuple(_) => LinearEval::trained_ref().evaluate(position),
-            BotEval::Mix { linear, net, share } => {
-                Self::mix_from(linear, net, *share, position, || features(position))
-            }
         }
     }
 
@@ -109,9 +76,6 @@ impl Evaluator for BotEval {
             BotEval::NTuple(eval) if eval.model().side() == position.size().side() => eval
                 .model()
                 .value_from(position, || memo.features(position)),
-            BotEval::Mix { linear, net, share } => {
-                Self::mix_from(linear, net, *share, position, || memo.features(position))
-            }
             _ => self.evaluate(position),
         }
     }
@@ -129,11 +93,6 @@ impl Evaluator for BotEval {
             BotEval::NTuple(eval) if eval.model().side() == child.size().side() => eval
                 .model()
                 .value_from(child, || memo.child_features(parent, mv, child)),
-            BotEval::Mix { linear, net, share } => {
-                Self::mix_from(linear, net, *share, child, || {
-                    memo.child_features(parent, mv, child)
-                })
-            }
             _ => self.evaluate(child),
         }
     }
@@ -141,7 +100,7 @@ impl Evaluator for BotEval {
     fn calibration(&self) -> Option<&Calibration> {
         match self {
             BotEval::Linear(eval) => eval.calibration(),
-            BotEval::NTuple(_) | BotEval::Mix { .. } => None,
+            BotEval::NTuple(_) => None,
         }
     }
 }
@@ -300,7 +259,7 @@ mod tests {
     use rand::SeedableRng;
 
     /// A searching bot's linear leaf gives the linear evaluation's values, through the memo
-    /// too; an n-tuple leaf gives its model's; a mix the point between them.
+    /// too; an n-tuple leaf gives its model's.
     #[test]
     fn a_bot_eval_gives_its_evaluations_values() {
         let linear = LinearEval::trained();
@@ -315,24 +274,6 @@ mod tests {
             assert_eq!(leaf.evaluate(&position), expected);
             assert_eq!(leaf.evaluate_with(&position, &mut memo), expected);
             assert_eq!(net.evaluate(&position), model.evaluate(&position));
-            // The mix: the linear value at 0, the model's at 1, on the line between them.
-            for (share, want) in [
-                (0.0, expected),
-                (1.0, model.evaluate(&position)),
-                (
-                    0.25,
-                    expected + 0.25 * (model.evaluate(&position) - expected),
-                ),
-            ] {
-                let mix = BotEval::Mix {
-                    linear: LinearEval::trained(),
-                    net: NTupleEval::trained(),
-                    share,
-                };
-                let got = mix.evaluate(&position);
-                assert!((got - want).abs() < 1e-9, "{share}: {got} {want}");
-                assert_eq!(mix.evaluate_with(&position, &mut memo), got);
-            }
             let mv = crate::playout::random_move(&position, &mut rng);
             position.play_unchecked(mv);
         }
