@@ -2,8 +2,8 @@
 out like the actions (``train_ppo`` trains it with PuffeRL; the Rust bot ``ppo`` plays its
 ONNX export).
 
-Input: one row per decision, the plan's 402 planes (then the gains, and the line patterns,
-where the policy reads them: ``observation_size``) followed by the 638 mask values (the
+Input: one row per decision, the plan's 402 planes (then the gains, the line patterns and the
+evaluation changes, where the policy reads them: ``observation_size``) followed by the 638 mask values (the
 ``EntropyPuffer`` observation, ``mask_in_observation=True``); 7x7 only. Output: the action
 logits (illegal actions at -1e9) and the value, the return expected from here (with the
 trainer's rewards: the score still to come over 50, negated for Chaos).
@@ -26,6 +26,10 @@ PuffeRL's speed on 2 cores is the point:
 - **Line tables** (the lines observation only): a placement's or slide's logit gains a table's
   values of the line patterns after it less those now, and the value a second table's sum over
   the lines now (tables per player to move, quarter of the game, class of line and pattern).
+- **Evaluation changes** (the evals observation only): each action's logit gains a learned
+  weight per player to move times what the action does to the engine's linear evaluation (the
+  environment computes it; the weight starts at 0, so the untrained policy is still the random
+  bot).
 """
 
 from __future__ import annotations
@@ -53,17 +57,29 @@ STAGES = 4  # the game in quarters, for the line tables
 # weights stay small: scaled, they get there in as many updates.
 LINE_SCALE = 10.0
 OBSERVATION_SIZE = PLANES_SIZE + ACTIONS  # 1040
+EVALS_SIZE = ACTIONS  # the evals observation after the lines: each action's evaluation change
+# The weight on each action's evaluation change is its parameter times this (as LINE_SCALE):
+# one logit per point of the evaluation is a parameter of 1, reached in a few hundred updates.
+EVAL_SCALE = 10.0
 
 
-def observation_size(gains: bool, lines: bool = False) -> int:
+def observation_size(gains: bool, lines: bool = False, evals: bool = False) -> int:
     """Values per row the policy reads: the planes, the gains if it reads them (the lines
-    observation includes them), the lines if it reads them, the mask."""
-    return PLANES_SIZE + (GAINS_SIZE if gains or lines else 0) + (LINES_SIZE if lines else 0) + ACTIONS
+    observation includes them), the lines if it reads them (the evals observation includes
+    them), the evaluation changes if it reads them, the mask."""
+    lines = lines or evals
+    return (
+        PLANES_SIZE
+        + (GAINS_SIZE if gains or lines else 0)
+        + (LINES_SIZE if lines else 0)
+        + (EVALS_SIZE if evals else 0)
+        + ACTIONS
+    )
 
 
-def observation_name(gains: bool, lines: bool = False) -> str:
+def observation_name(gains: bool, lines: bool = False, evals: bool = False) -> str:
     """The environment's name for the observation a policy reads."""
-    return "lines" if lines else "gains" if gains else "planes"
+    return "evals" if evals else "lines" if lines else "gains" if gains else "planes"
 SCALARS = COLOURS + COLOURS + 2  # bag, drawn colour one-hot, phase, progress
 ILLEGAL = -1e9
 
@@ -135,11 +151,15 @@ class EntropyPolicy(nn.Module):
     layers deep; cell features are kept as ``(n, cells, channels)``, so every layer is one
     matrix product."""
 
-    def __init__(self, channels: int = 32, blocks: int = 2, hidden: int = 64, gains: int = 0, lines: int = 0):
+    def __init__(
+        self, channels: int = 32, blocks: int = 2, hidden: int = 64, gains: int = 0, lines: int = 0, evals: int = 0
+    ):
         super().__init__()
         self.channels, self.blocks_count, self.hidden = channels, blocks, hidden
-        # The lines observation holds the gains too.
-        self.gains, self.lines = bool(gains or lines), bool(lines)
+        # The evals observation holds the lines, and the lines the gains.
+        self.evals = bool(evals)
+        self.lines = bool(lines or evals)
+        self.gains = bool(gains or self.lines)
         inputs = COLOURS + 1 + 1 + 8 * (SIZE - 1) + (3 if self.gains else 0)
         self.stem = nn.Linear(inputs, channels)
         self.scalars = nn.Linear(SCALARS, channels)
@@ -150,6 +170,11 @@ class EntropyPolicy(nn.Module):
         # With gains: a learned weight on each action's own gain (placement now, Order's best
         # reply to it, slide now), added to the logits the trunk gives.
         self.gain_weights = nn.Parameter(torch.zeros(3))
+        # With evals: a learned weight (times EVAL_SCALE, from 0: the untrained policy stays the
+        # random bot) on each action's change of the linear evaluation, negated for Chaos by
+        # the weight's sign per player to move.
+        if self.evals:
+            self.eval_weights = nn.Parameter(torch.zeros(2))
         # With lines: a table per player to move, quarter of the game, class of line and line
         # pattern. A move's logit gains the table's values of its lines after it less their
         # values now (the n-tuple evaluation's afterstate difference, learned by PPO); the
@@ -187,6 +212,7 @@ class EntropyPolicy(nn.Module):
             "hidden": self.hidden,
             "gains": int(self.gains),
             "lines": int(self.lines),
+            "evals": int(self.evals),
         }
 
     def logits_and_value(self, observations: torch.Tensor) -> Tuple[torch.Tensor, torch.Tensor]:
@@ -237,7 +263,13 @@ class EntropyPolicy(nn.Module):
             moves, line_value = self.line_terms(obs[:, PLANES_SIZE + GAINS_SIZE :], phase_progress)
             logits = logits + torch.cat([moves, torch.zeros_like(moves[:, :1])], dim=1)
             value = value + line_value
-        start = observation_size(self.gains, self.lines) - ACTIONS
+        if self.evals:
+            start = PLANES_SIZE + GAINS_SIZE + LINES_SIZE
+            changes = obs[:, start : start + EVALS_SIZE]
+            order = phase_progress[:, 0:1]  # 1 when Order is to move
+            weight = order * self.eval_weights[1] + (1 - order) * self.eval_weights[0]
+            logits = logits + EVAL_SCALE * weight * changes
+        start = observation_size(self.gains, self.lines, self.evals) - ACTIONS
         mask = obs[:, start : start + ACTIONS] > 0.5
         logits = torch.where(mask, logits, torch.full_like(logits, ILLEGAL))
         return logits, value
@@ -284,7 +316,7 @@ def export_onnx(policy: EntropyPolicy, path: str) -> None:
     import warnings
 
     policy = policy.eval()
-    example = torch.zeros(1, observation_size(policy.gains, policy.lines))
+    example = torch.zeros(1, observation_size(policy.gains, policy.lines, policy.evals))
     # The TorchScript exporter (dynamo=False) still writes what tract reads; torch 2.9 warns
     # that it is deprecated.
     with warnings.catch_warnings():
@@ -330,7 +362,7 @@ def write_golden(policy: EntropyPolicy, path: str, games: int = 8, seed: int = 7
             seed=seed,
             autoreset=False,
             mask_in_observation=True,
-            observation=observation_name(policy.gains, policy.lines),
+            observation=observation_name(policy.gains, policy.lines, policy.evals),
         )
         obs = env.reset()
         while not env.terminals.all():

@@ -108,7 +108,7 @@ def evaluate(policy: Any, games: int, opponent: str, seed: int) -> Dict[str, Tup
             seed=seed,
             autoreset=False,
             mask_in_observation=True,
-            observation=observation_name(policy.gains, policy.lines),
+            observation=observation_name(policy.gains, policy.lines, policy.evals),
         )
         obs = env.reset()
         done = np.zeros(games, dtype=bool)
@@ -198,10 +198,15 @@ def policy_settings(config: Dict[str, Dict[str, Any]]) -> Dict[str, int]:
     """The policy's constructor arguments: [policy], and whether it reads the gains or the
     lines (which hold the gains)."""
     observation = str(config["env"]["observation"])
-    if observation not in ("planes", "gains", "lines"):
-        raise SystemExit(f"train_ppo: env.observation {observation!r}: use planes, gains or lines")
+    if observation not in ("planes", "gains", "lines", "evals"):
+        raise SystemExit(f"train_ppo: env.observation {observation!r}: use planes, gains, lines or evals")
     settings = {k: int(v) for k, v in config["policy"].items()}
-    return dict(settings, gains=int(observation in ("gains", "lines")), lines=int(observation == "lines"))
+    return dict(
+        settings,
+        gains=int(observation != "planes"),
+        lines=int(observation in ("lines", "evals")),
+        evals=int(observation == "evals"),
+    )
 
 
 def make_vecenv(config: Dict[str, Dict[str, Any]], opponents: List[str], seed: int) -> Any:

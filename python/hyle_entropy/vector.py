@@ -20,8 +20,8 @@ def action_count(size: int = 7) -> int:
 
 
 def observation_size(size: int = 7, observation: str = "planes") -> int:
-    """Values per observation without a mask: 402 planes, 1137 gains, 3062 lines or 59 compact
-    bytes on 7x7."""
+    """Values per observation without a mask: 402 planes, 1137 gains, 3062 lines, 3700 evals or
+    59 compact bytes on 7x7."""
     cells = size * size
     if observation == "planes":
         return size * cells + cells + size + 3
@@ -29,9 +29,11 @@ def observation_size(size: int = 7, observation: str = "planes") -> int:
         return size * cells + cells + size + 3 + 3 * cells + cells * 2 * (size - 1)
     if observation == "lines":
         return observation_size(size, "gains") + 2 * size + 3 * (cells + cells * 2 * (size - 1))
+    if observation == "evals":
+        return observation_size(size, "lines") + cells + cells * 2 * (size - 1) + 1
     if observation == "compact":
         return cells + size + 3
-    raise ValueError(f"observation {observation!r}: use 'planes', 'gains', 'lines' or 'compact'")
+    raise ValueError(f"observation {observation!r}: use 'planes', 'gains', 'lines', 'evals' or 'compact'")
 
 
 class EntropyVecEnv:
@@ -57,7 +59,8 @@ class EntropyVecEnv:
         observation: ``"planes"`` (the PufferLib plan's 402 floats), ``"gains"`` (the planes,
             then what each move does to the score now: 1137 floats), ``"lines"`` (the gains,
             then every line's pattern now and the patterns of the lines each move changes,
-            after it: 3062 floats) or ``"compact"`` (bytes).
+            after it: 3062 floats), ``"evals"`` (the lines, then what each action does to the
+            engine's linear evaluation, in tens of points: 3700 floats) or ``"compact"`` (bytes).
         mode: ``"single"`` (one agent against the opponent) or ``"selfplay"`` (agents ``2i`` and
             ``2i + 1`` are game i's Chaos and Order; the one not to move has an empty mask).
         mask_in_observation: append the mask to each observation (for trainers without masks).

@@ -15,15 +15,15 @@ from hyle_entropy.ppo_policy import ACTIONS, EntropyPolicy, load_policy, observa
 from hyle_entropy.vector import EntropyVecEnv  # noqa: E402
 
 
-@pytest.mark.parametrize("observation", ["planes", "gains", "lines"])
+@pytest.mark.parametrize("observation", ["planes", "gains", "lines", "evals"])
 def test_the_policy_gives_legal_actions_only_and_starts_uniform(observation):
-    gains, lines = observation in ("gains", "lines"), observation == "lines"
+    gains, lines, evals = observation != "planes", observation in ("lines", "evals"), observation == "evals"
     env = EntropyVecEnv(num_envs=16, role="random", opponent="random", seed=3, mask_in_observation=True, observation=observation)
     obs = env.reset()
-    policy = EntropyPolicy(channels=8, blocks=1, hidden=8, gains=int(gains), lines=int(lines))
+    policy = EntropyPolicy(channels=8, blocks=1, hidden=8, gains=int(gains), lines=int(lines), evals=int(evals))
     with torch.no_grad():
         for _ in range(60):
-            assert obs.shape == (16, observation_size(gains, lines))
+            assert obs.shape == (16, observation_size(gains, lines, evals))
             logits, value = policy(torch.from_numpy(obs))
             assert logits.shape == (16, ACTIONS) and value.shape == (16, 1)
             legal = logits > -1e8
@@ -115,7 +115,7 @@ def test_a_short_training_writes_its_files_and_resumes(tmp_path):
     for name in ("checkpoint.pt", "policy.pt", "ppo.onnx", "curve.png"):
         assert (tmp_path / name).exists(), name
     policy = load_policy(str(tmp_path / "policy.pt"))
-    assert policy.config() == {"channels": 8, "blocks": 1, "hidden": 8, "gains": 1, "lines": 1}
+    assert policy.config() == {"channels": 8, "blocks": 1, "hidden": 8, "gains": 1, "lines": 1, "evals": 0}
     # The same command with a larger budget resumes from the checkpoint.
     longer = [a.replace("train.total_timesteps=8192", "train.total_timesteps=16384") for a in args]
     assert train_ppo.main(longer) == 0

@@ -53,9 +53,10 @@ fn main() {
         () => {
             Buffers {
                 observations: match kind {
-                    ObservationKind::Planes | ObservationKind::Gains | ObservationKind::Lines => {
-                        Observations::F32(&mut f)
-                    }
+                    ObservationKind::Planes
+                    | ObservationKind::Gains
+                    | ObservationKind::Lines
+                    | ObservationKind::Evals => Observations::F32(&mut f),
                     ObservationKind::Compact => Observations::U8(&mut b),
                 },
                 masks: &mut masks,

@@ -57,9 +57,10 @@ pub enum Mode {
 pub enum Potential {
     /// The score of the board so far: a move's reward is what it scores now.
     Score,
-    /// The engine's expected final score (the shipped linear evaluation with its calibration,
-    /// what `entropy analyse` shows people): a move's reward also counts what it builds for
-    /// later, as the searcher values it one move deep.
+    /// The engine's expected final score without a search: the shipped linear evaluation
+    /// plus its calibration's offset for the moves left (the correction that makes the
+    /// values shown people mean what they say). A move's reward also counts what it builds for
+    /// later, as the searcher's leaves value it.
     Evaluation,
 }
 

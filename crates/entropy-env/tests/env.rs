@@ -33,9 +33,10 @@ impl Owned {
     fn buffers(&mut self, kind: ObservationKind) -> Buffers<'_> {
         Buffers {
             observations: match kind {
-                ObservationKind::Planes | ObservationKind::Gains | ObservationKind::Lines => {
-                    Observations::F32(&mut self.observations)
-                }
+                ObservationKind::Planes
+                | ObservationKind::Gains
+                | ObservationKind::Lines
+                | ObservationKind::Evals => Observations::F32(&mut self.observations),
                 ObservationKind::Compact => Observations::U8(&mut self.bytes),
             },
             masks: &mut self.masks,

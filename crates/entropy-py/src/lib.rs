@@ -118,7 +118,10 @@ impl PyVecEnv {
         // Only one of the two is borrowed: the one of this environment's observation type.
         let (mut planes, mut compact) = (None, None);
         let observations = match env.config().observation {
-            ObservationKind::Planes | ObservationKind::Gains | ObservationKind::Lines => {
+            ObservationKind::Planes
+            | ObservationKind::Gains
+            | ObservationKind::Lines
+            | ObservationKind::Evals => {
                 let array = observations
                     .cast::<PyArray2<f32>>()
                     .map_err(|_| value_error("observations must be a float32 2-D array"))?;
@@ -213,7 +216,10 @@ impl PyVecEnv {
     #[getter]
     fn observation_dtype(&self) -> &'static str {
         match self.env.config().observation {
-            ObservationKind::Planes | ObservationKind::Gains | ObservationKind::Lines => "float32",
+            ObservationKind::Planes
+            | ObservationKind::Gains
+            | ObservationKind::Lines
+            | ObservationKind::Evals => "float32",
             ObservationKind::Compact => "uint8",
         }
     }

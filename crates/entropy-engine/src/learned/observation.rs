@@ -23,12 +23,17 @@
 //! pattern now, and for every placement and slide the patterns of the lines it changes, after
 //! it, so that a policy can value each move's afterstate by tables over line patterns, as the
 //! n-tuple evaluation does (see [`write_lines`]).
+//!
+//! **Evals** (`f32`, the lines then A values, 3700 on 7x7): what every action does to the shipped
+//! linear evaluation, in tens of points (see [`write_evals`]).
 
 use entropy_core::{line, Phase, Position, Size};
 
 use super::actions::{action_count, action_of, pass_action};
 use super::ntuple::line_patterns;
-use crate::eval::{for_each_touching_slide, replies_to_placements};
+use crate::eval::{
+    for_each_touching_slide, replies_to_placements, BoardMemo, Evaluator, LinearEval,
+};
 
 /// Calls `f(row, column)` for every set bit of a one-byte-per-row bitboard.
 #[inline(always)]
@@ -51,14 +56,17 @@ pub enum ObservationKind {
     Gains,
     /// The gains, then the line patterns now and after every move, `f32`.
     Lines,
+    /// The lines, then every move's change of the linear evaluation, `f32`.
+    Evals,
 }
 
 impl ObservationKind {
     /// Every layout, by the name the environment's users give it.
-    pub const NAMED: [(&'static str, ObservationKind); 4] = [
+    pub const NAMED: [(&'static str, ObservationKind); 5] = [
         ("planes", ObservationKind::Planes),
         ("gains", ObservationKind::Gains),
         ("lines", ObservationKind::Lines),
+        ("evals", ObservationKind::Evals),
         ("compact", ObservationKind::Compact),
     ];
 }
@@ -73,6 +81,9 @@ pub fn observation_size(size: Size, kind: ObservationKind) -> usize {
         ObservationKind::Lines => {
             observation_size(size, ObservationKind::Gains) + 2 * n + 3 * (c + c * 2 * (n - 1))
         }
+        ObservationKind::Evals => {
+            observation_size(size, ObservationKind::Lines) + action_count(size)
+        }
     }
 }
 
@@ -83,6 +94,7 @@ pub fn write_observation(position: &Position, kind: ObservationKind, out: &mut [
         ObservationKind::Planes => write_planes(position, out),
         ObservationKind::Gains => write_gains(position, out),
         ObservationKind::Lines => write_lines(position, out),
+        ObservationKind::Evals => write_evals(position, out),
         ObservationKind::Compact => panic!("the compact observation is bytes"),
     }
 }
@@ -269,6 +281,35 @@ pub fn write_lines(position: &Position, out: &mut [f32]) {
     debug_assert_eq!(after.len(), 3 * (c + c * 2 * (n - 1)));
 }
 
+/// Writes the evals observation: the lines ([`write_lines`]), then for every action (the
+/// layout of [`super::actions`], the pass last) how much the move changes the shipped linear
+/// evaluation (Order's expected final score, as the searcher's leaves value it), in tens of
+/// points; 0 for an action that is not legal now. A policy that weighs these plays as the
+/// searcher one move deep (`search:depth=1`) would, and can learn what that misses.
+///
+/// The children are valued one after another through one memo, updated by each move, as the
+/// searcher values a node's children (the same values as valuing each alone).
+pub fn write_evals(position: &Position, out: &mut [f32]) {
+    let size = position.size();
+    let lines = observation_size(size, ObservationKind::Lines);
+    write_lines(position, &mut out[..lines]);
+    let evals = &mut out[lines..];
+    evals.fill(0.0);
+    if position.to_move().is_none() {
+        return;
+    }
+    let eval = LinearEval::trained_ref();
+    let mut memo = BoardMemo::default();
+    let now = eval.evaluate_with(position, &mut memo);
+    for &mv in position.legal_moves().iter() {
+        let (Some(action), Ok(child)) = (action_of(size, mv), position.after(mv)) else {
+            continue;
+        };
+        evals[action] =
+            ((eval.evaluate_child(position, mv, &child, &mut memo) - now) / 10.0) as f32;
+    }
+}
+
 /// Writes the compact observation.
 pub fn write_compact(position: &Position, out: &mut [u8]) {
     let c = position.size().cells();
@@ -400,6 +441,42 @@ mod tests {
             }
         }
         assert_eq!(observation_size(Size::SEVEN, ObservationKind::Lines), 3062);
+    }
+
+    /// The evals observation's tail is each legal move's afterstate valued alone, less the
+    /// position's value, over ten; its head the lines observation.
+    #[test]
+    fn evals_are_each_afterstates_evaluation_change() {
+        let size = Size::SEVEN;
+        let lines = observation_size(size, ObservationKind::Lines);
+        assert_eq!(observation_size(size, ObservationKind::Evals), 3700);
+        let eval = LinearEval::trained();
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(6);
+        let mut checked = 0;
+        for _ in 0..2 {
+            let mut position = Position::new(size);
+            while !position.is_over() {
+                let mut out = vec![0f32; observation_size(size, ObservationKind::Evals)];
+                write_observation(&position, ObservationKind::Evals, &mut out);
+                let mut plain = vec![0f32; lines];
+                write_lines(&position, &mut plain);
+                assert_eq!(out[..lines], plain[..]);
+                let mut want = vec![0f32; action_count(size)];
+                if position.to_move().is_some() {
+                    let now = eval.evaluate(&position);
+                    for &mv in position.legal_moves().iter() {
+                        let child = position.after(mv).unwrap();
+                        let action = action_of(size, mv).unwrap();
+                        want[action] = ((eval.evaluate(&child) - now) / 10.0) as f32;
+                        checked += 1;
+                    }
+                }
+                assert_eq!(out[lines..], want[..], "{position:?}");
+                let mv = random_move(&position, &mut rng);
+                position.play_unchecked(mv);
+            }
+        }
+        assert!(checked > 1000, "{checked}");
     }
 
     #[test]

@@ -3,9 +3,9 @@
 //! both roles and the same play against every opponent. Built with the `wnet` feature.
 //!
 //! The policy reads the reinforcement-learning environment's observation ([`observation`]: the
-//! plan's 402 planes, the gains or the lines observation, then the legal-action mask as 0/1;
-//! which, the model's input size tells) and gives a logit per action ([`actions`]); the bot plays
-//! the legal action with the highest logit, as the trainer's evaluation does.
+//! plan's 402 planes, the gains, the lines or the evals observation, then the legal-action mask
+//! as 0/1; which, the model's input size tells) and gives a logit per action ([`actions`]); the
+//! bot plays the legal action with the highest logit, as the trainer's evaluation does.
 
 use std::sync::Arc;
 
@@ -26,7 +26,7 @@ const SIDE: usize = 7;
 #[derive(Clone)]
 pub struct PpoNet {
     plan: Arc<Plan>,
-    /// The observation it reads: the planes, the gains or the lines.
+    /// The observation it reads: the planes, the gains, the lines or the evals.
     kind: ObservationKind,
 }
 
