@@ -3,10 +3,10 @@ out like the actions (``train_ppo`` trains it with PuffeRL; the Rust bot ``ppo``
 ONNX export).
 
 Input: one row per decision, the plan's 402 planes (then the gains, the line patterns and the
-evaluation changes, where the policy reads them: ``observation_size``) followed by the 638 mask values (the
-``EntropyPuffer`` observation, ``mask_in_observation=True``); 7x7 only. Output: the action
-logits (illegal actions at -1e9) and the value, the return expected from here (with the
-trainer's rewards: the score still to come over 50, negated for Chaos).
+evaluation changes, where the policy reads them: ``observation_size``) followed by the 638
+mask values (the ``EntropyPuffer`` observation, ``mask_in_observation=True``); 7x7 only.
+Output: the action logits (illegal actions at -1e9) and the value, the return expected from
+here (with the trainer's rewards: the score still to come over 50, negated for Chaos).
 
 The network is small on purpose (a few hundred thousand multiply-adds a decision), because
 PuffeRL's speed on 2 cores is the point:
