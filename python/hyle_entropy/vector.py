@@ -30,7 +30,7 @@ def observation_size(size: int = 7, observation: str = "planes") -> int:
     if observation == "lines":
         return observation_size(size, "gains") + 2 * size + 3 * (cells + cells * 2 * (size - 1))
     if observation == "evals":
-        return observation_size(size, "lines") + cells + cells * 2 * (size - 1) + 1
+        return observation_size(size, "lines") + action_count(size)
     if observation == "compact":
         return cells + size + 3
     raise ValueError(f"observation {observation!r}: use 'planes', 'gains', 'lines', 'evals' or 'compact'")

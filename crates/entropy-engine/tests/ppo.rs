@@ -4,8 +4,8 @@
 //! policy that reads the gains observation (`tests/data/ppo/`: the policy shipped before the
 //! lines observation became the default, a 30-minute run with `--set env.observation=gains`)
 //! and for one that reads the evals observation (the engine's evaluation of every move, which
-//! the bot computes as the environment does); and the bot `ppo` plays legal moves in both roles. Needs the
-//! `wnet` feature: `cargo test -p entropy-engine --features wnet --test ppo`.
+//! the bot computes as the environment does); and the bot `ppo` plays legal moves in both
+//! roles. Needs the `wnet` feature: `cargo test -p entropy-engine --features wnet --test ppo`.
 #![cfg(feature = "wnet")]
 
 use entropy_core::notation::text::parse_position;

@@ -69,7 +69,7 @@ impl Potential {
     pub fn of(self, position: &Position) -> f32 {
         match self {
             Potential::Score => position.score() as f32,
-            Potential::Evaluation if position.is_over() => position.score() as f32,
+            // Over, the evaluation is the score and the offset for no moves left is 0.
             Potential::Evaluation => {
                 let eval = LinearEval::trained_ref();
                 let offset = eval.calibration().map_or(0.0, |calibration| {

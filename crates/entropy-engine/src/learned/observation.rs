@@ -302,9 +302,12 @@ pub fn write_evals(position: &Position, out: &mut [f32]) {
     let mut memo = BoardMemo::default();
     let now = eval.evaluate_with(position, &mut memo);
     for &mv in position.legal_moves().iter() {
-        let (Some(action), Ok(child)) = (action_of(size, mv), position.after(mv)) else {
+        let Some(action) = action_of(size, mv) else {
             continue;
         };
+        // A legal move: played without checking it again (this runs at every step).
+        let mut child = *position;
+        child.play_unchecked(mv);
         evals[action] =
             ((eval.evaluate_child(position, mv, &child, &mut memo) - now) / 10.0) as f32;
     }
