@@ -45,6 +45,7 @@ class EntropyPuffer(_Base):  # type: ignore[misc, valid-type]
         reward_final: float = 1.0,
         observation: str = "planes",
         reward_potential: str = "score",
+        threads: int = 1,
         log_interval: int = 128,
         buf: Any = None,
         seed: int = 0,
@@ -73,6 +74,7 @@ class EntropyPuffer(_Base):  # type: ignore[misc, valid-type]
             reward_final=reward_final,
             observation=observation,
             reward_potential=reward_potential,
+            threads=threads,
         )
         if HAVE_PUFFERLIB:
             super().__init__(buf)

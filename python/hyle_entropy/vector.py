@@ -76,6 +76,10 @@ class EntropyVecEnv:
             (negated for Chaos). With shaping on and this at 0, the return is linear in the
             final score S: ``reward_shaping * S / 25``, with no clamp.
         autoreset: restart finished games inside ``step``.
+        threads: the threads that step the games: 1 (in turn, on the caller's thread), 0 (one
+            per core) or n. Every result is the same whichever is chosen; more threads only
+            take less time, which matters where observations are dear (``"evals"``: 38 k
+            environment steps per second on one core, 72 k on two, against greedy).
     """
 
     def __init__(
@@ -93,6 +97,7 @@ class EntropyVecEnv:
         reward_final: float = 1.0,
         autoreset: bool = True,
         reward_potential: str = "score",
+        threads: int = 1,
     ) -> None:
         # Everything but the seed, for an environment like this one (with_opponent).
         self.settings: Dict[str, Any] = dict(
@@ -108,6 +113,7 @@ class EntropyVecEnv:
             reward_final=reward_final,
             autoreset=autoreset,
             reward_potential=reward_potential,
+            threads=threads,
         )
         self.native = VecEnv(seed=seed, **self.settings)
         self.num_envs = num_envs

@@ -1,7 +1,8 @@
 //! Steps per second of the environment, timing only `step` (actions are drawn from the masks
 //! outside the timed part):
-//! `cargo run -p entropy-env --release --example speed -- ENVS OPPONENT planes|compact|gains|lines [own|appended]`
-//! (the mask in its own array, the default, or appended to the observation).
+//! `cargo run -p entropy-env --release --example speed -- ENVS OPPONENT planes|compact|gains|lines|evals [own|appended] [THREADS]`
+//! (the mask in its own array, the default, or appended to the observation; the games stepped
+//! on THREADS threads, 1 by default, 0 for one per core).
 use std::time::{Duration, Instant};
 
 use entropy_env::{Buffers, EnvConfig, ObservationKind, Observations, VecEnv};
@@ -9,7 +10,7 @@ use rand::{Rng, SeedableRng};
 
 /// Prints what was wrong with the command line and exits.
 fn usage(problem: &str) -> ! {
-    eprintln!("speed: {problem}\nusage: speed [ENVS] [OPPONENT] [planes|compact|gains|lines] [own|appended]");
+    eprintln!("speed: {problem}\nusage: speed [ENVS] [OPPONENT] [planes|compact|gains|lines|evals] [own|appended] [THREADS]");
     std::process::exit(2)
 }
 
@@ -33,7 +34,14 @@ fn main() {
         Some("appended") => true,
         Some(other) => usage(&format!("unknown mask placement {other:?}")),
     };
+    let threads: usize = match args.get(5) {
+        None => 1,
+        Some(a) => a
+            .parse()
+            .unwrap_or_else(|_| usage(&format!("THREADS must be a number, not {a:?}"))),
+    };
     let config = EnvConfig {
+        threads,
         num_envs: envs,
         opponent,
         observation: kind,

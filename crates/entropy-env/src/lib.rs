@@ -25,6 +25,7 @@ use entropy_engine::search::moves_to_end;
 use entropy_engine::{make_bot, Bot, Budget};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
+use rayon::prelude::*;
 
 pub use actions::{action_count, action_of, move_of, pass_action};
 pub use observation::{observation_size, ObservationKind};
@@ -134,6 +135,11 @@ pub struct EnvConfig {
     /// off, a finished game shows its final board with an empty mask until the next reset
     /// (Gymnasium and PettingZoo semantics), and steps on it do nothing.
     pub autoreset: bool,
+    /// Threads that step the games: 1 steps them in turn on the caller's thread, 0 on rayon's
+    /// global pool (one thread per core), n > 1 on a pool of n threads of this environment's
+    /// own. The games are independent, so every result is the same whichever is chosen; what
+    /// changes is the time a step takes when observations are dear (`evals`).
+    pub threads: usize,
 }
 
 impl Default for EnvConfig {
@@ -152,6 +158,7 @@ impl Default for EnvConfig {
             reward_final: 1.0,
             seed: 0,
             autoreset: true,
+            threads: 1,
         }
     }
 }
@@ -189,6 +196,9 @@ pub enum EnvError {
         /// The element type it needs (`f32` or `u8`).
         needs: &'static str,
     },
+    /// The thread pool could not be started.
+    #[error("cannot start the environment's threads: {0}")]
+    Threads(String),
 }
 
 /// The terminal reward of a final score for Order: `clamp((S - 75) / 25, -1, 1)`.
@@ -251,11 +261,48 @@ struct Game {
     episode_length: u32,
 }
 
+/// What one game's step leaves for the environment's statistics: each game steps alone (on
+/// whichever thread), and the environment adds these up in the games' order afterwards.
+#[derive(Default)]
+struct Outcome {
+    illegal: u64,
+    finished: Option<Episode>,
+}
+
+/// A finished episode, as the statistics count it.
+struct Episode {
+    score: f64,
+    episode_return: f64,
+    episode_length: f64,
+    agent: Role,
+}
+
+impl Stats {
+    fn add(&mut self, outcome: &Outcome) {
+        self.illegal += outcome.illegal;
+        let Some(episode) = &outcome.finished else {
+            return;
+        };
+        self.episodes += 1;
+        self.score += episode.score;
+        self.episode_return += episode.episode_return;
+        self.episode_length += episode.episode_length;
+        if episode.agent == Role::Order {
+            self.order_episodes += 1;
+            self.order_score += episode.score;
+        } else {
+            self.chaos_score += episode.score;
+        }
+    }
+}
+
 /// Many games of Entropy stepped together.
 pub struct VecEnv {
     config: EnvConfig,
     games: Vec<Game>,
     stats: Stats,
+    /// The threads that step the games, when [`EnvConfig::threads`] asks for a pool of its own.
+    pool: Option<rayon::ThreadPool>,
 }
 
 fn derive(seed: u64, a: u64, b: u64) -> u64 {
@@ -287,6 +334,59 @@ fn role_index(role: Role) -> usize {
     }
 }
 
+/// Agents per game: one, or two in self-play.
+fn agents_per_game(mode: Mode) -> usize {
+    match mode {
+        Mode::Single => 1,
+        Mode::SelfPlay => 2,
+    }
+}
+
+/// Values per observation row (with the mask if it is appended).
+fn row_size(config: &EnvConfig) -> usize {
+    observation_size(config.size, config.observation)
+        + if config.mask_in_observation {
+            action_count(config.size)
+        } else {
+            0
+        }
+}
+
+/// Cuts the buffers into each game's rows, in the games' order.
+fn split_rows<'b>(
+    buffers: &'b mut Buffers<'_>,
+    games: usize,
+    config: &EnvConfig,
+) -> Vec<Buffers<'b>> {
+    let agents = agents_per_game(config.mode);
+    let (obs, actions) = (
+        agents * row_size(config),
+        agents * action_count(config.size),
+    );
+    let observations: Vec<Observations<'b>> = match &mut buffers.observations {
+        Observations::F32(b) => b.chunks_mut(obs).map(Observations::F32).collect(),
+        Observations::U8(b) => b.chunks_mut(obs).map(Observations::U8).collect(),
+    };
+    let rows: Vec<Buffers<'b>> = observations
+        .into_iter()
+        .zip(buffers.masks.chunks_mut(actions))
+        .zip(buffers.rewards.chunks_mut(agents))
+        .zip(buffers.terminals.chunks_mut(agents))
+        .zip(buffers.truncations.chunks_mut(agents))
+        .map(
+            |((((observations, masks), rewards), terminals), truncations)| Buffers {
+                observations,
+                masks,
+                rewards,
+                terminals,
+                truncations,
+            },
+        )
+        .collect();
+    debug_assert_eq!(rows.len(), games);
+    rows
+}
+
 impl VecEnv {
     /// Makes the games (not yet reset).
     pub fn new(config: EnvConfig) -> Result<VecEnv, EnvError> {
@@ -312,10 +412,20 @@ impl VecEnv {
                 episode_length: 0,
             });
         }
+        let pool = match config.threads {
+            0 | 1 => None,
+            n => Some(
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(n)
+                    .build()
+                    .map_err(|e| EnvError::Threads(e.to_string()))?,
+            ),
+        };
         Ok(VecEnv {
             config,
             games,
             stats: Stats::default(),
+            pool,
         })
     }
 
@@ -326,20 +436,12 @@ impl VecEnv {
 
     /// Agents: one per game, or two in self-play.
     pub fn num_agents(&self) -> usize {
-        match self.config.mode {
-            Mode::Single => self.games.len(),
-            Mode::SelfPlay => 2 * self.games.len(),
-        }
+        agents_per_game(self.config.mode) * self.games.len()
     }
 
     /// Values per observation row (with the mask if it is appended).
     pub fn observation_size(&self) -> usize {
-        observation_size(self.config.size, self.config.observation)
-            + if self.config.mask_in_observation {
-                self.action_count()
-            } else {
-                0
-            }
+        row_size(&self.config)
     }
 
     /// Actions per agent.
@@ -378,6 +480,42 @@ impl VecEnv {
         Ok(())
     }
 
+    /// Runs `work` on every game with its rows of the buffers, on the configured threads (the
+    /// games are independent: each has its own chips, opponent and rows), then adds the
+    /// outcomes to the statistics in the games' order, so the threads change no result.
+    fn each_game<F>(&mut self, buffers: &mut Buffers<'_>, work: F)
+    where
+        F: Fn(&EnvConfig, usize, &mut Game, &mut Buffers<'_>) -> Outcome + Sync,
+    {
+        let config = &self.config;
+        let mut rows = split_rows(buffers, self.games.len(), config);
+        let outcomes: Vec<Outcome> = if config.threads == 1 {
+            self.games
+                .iter_mut()
+                .zip(rows.iter_mut())
+                .enumerate()
+                .map(|(i, (game, rows))| work(config, i, game, rows))
+                .collect()
+        } else {
+            let (games, work) = (&mut self.games, &work);
+            let mut parallel = move || {
+                games
+                    .par_iter_mut()
+                    .zip(rows.par_iter_mut())
+                    .enumerate()
+                    .map(|(i, (game, rows))| work(config, i, game, rows))
+                    .collect()
+            };
+            match &self.pool {
+                Some(pool) => pool.install(parallel),
+                None => parallel(),
+            }
+        };
+        for outcome in &outcomes {
+            self.stats.add(outcome);
+        }
+    }
+
     /// Starts every game afresh (re-seeded if a seed is given) and writes the first observations.
     pub fn reset(&mut self, seed: Option<u64>, buffers: &mut Buffers<'_>) -> Result<(), EnvError> {
         self.check(buffers)?;
@@ -391,13 +529,14 @@ impl VecEnv {
                 }
             }
         }
-        for i in 0..self.games.len() {
-            self.restart(i);
-            self.write(i, buffers);
-            buffers.rewards.iter_mut().for_each(|r| *r = 0.0);
-            buffers.terminals.iter_mut().for_each(|t| *t = false);
-            buffers.truncations.iter_mut().for_each(|t| *t = false);
-        }
+        self.each_game(buffers, |config, _, game, rows| {
+            game.restart(config);
+            game.write(config, rows);
+            rows.rewards.fill(0.0);
+            rows.terminals.fill(false);
+            rows.truncations.fill(false);
+            Outcome::default()
+        });
         Ok(())
     }
 
@@ -411,200 +550,18 @@ impl VecEnv {
                 expected: self.num_agents(),
             });
         }
-        buffers.truncations.iter_mut().for_each(|t| *t = false);
-        for i in 0..self.games.len() {
-            match self.config.mode {
-                Mode::Single => self.step_single(i, actions[i], buffers),
-                Mode::SelfPlay => self.step_self_play(i, actions, buffers),
-            }
-            self.write(i, buffers);
-        }
+        let agents = agents_per_game(self.config.mode);
+        self.each_game(buffers, |config, i, game, rows| {
+            rows.truncations.fill(false);
+            let actions = &actions[agents * i..agents * (i + 1)];
+            let outcome = match config.mode {
+                Mode::Single => game.step_single(config, actions[0], rows),
+                Mode::SelfPlay => game.step_self_play(config, actions, rows),
+            };
+            game.write(config, rows);
+            outcome
+        });
         Ok(())
-    }
-
-    fn step_single(&mut self, i: usize, action: i64, buffers: &mut Buffers<'_>) {
-        if self.games[i].position.is_over() {
-            buffers.rewards[i] = 0.0;
-            buffers.terminals[i] = true;
-            return;
-        }
-        buffers.terminals[i] = false;
-        let Some(mv) = self.legal_move(i, action) else {
-            buffers.rewards[i] = self.config.reward_illegal;
-            self.games[i].episode_return += self.config.reward_illegal;
-            self.stats.illegal += 1;
-            return;
-        };
-        let game = &mut self.games[i];
-        game.position.play_unchecked(mv);
-        game.episode_length += 1;
-        advance(game, self.config.mode);
-        let sign = if game.agent == Role::Order { 1.0 } else { -1.0 };
-        let score = game.position.score();
-        let mut reward = shaped_reward(game, game.agent, &self.config);
-        if game.position.is_over() {
-            reward += sign * self.config.reward_final * order_reward(score);
-            buffers.terminals[i] = true;
-        }
-        game.episode_return += reward;
-        buffers.rewards[i] = reward;
-        if game.position.is_over() {
-            self.finish(i);
-        }
-    }
-
-    fn step_self_play(&mut self, i: usize, actions: &[i64], buffers: &mut Buffers<'_>) {
-        let (chaos, order) = (2 * i, 2 * i + 1);
-        let over = self.games[i].position.is_over();
-        for agent in [chaos, order] {
-            buffers.rewards[agent] = 0.0;
-            buffers.terminals[agent] = over;
-        }
-        if over {
-            return;
-        }
-        let mover = match self.games[i].position.phase() {
-            Phase::Place(_) => chaos,
-            _ => order,
-        };
-        if actions[mover] == WAIT {
-            return;
-        }
-        let Some(mv) = self.legal_move(i, actions[mover]) else {
-            buffers.rewards[mover] = self.config.reward_illegal;
-            self.stats.illegal += 1;
-            return;
-        };
-        let game = &mut self.games[i];
-        game.position.play_unchecked(mv);
-        game.episode_length += 1;
-        advance(game, Mode::SelfPlay);
-        let role = if mover == order {
-            Role::Order
-        } else {
-            Role::Chaos
-        };
-        buffers.rewards[mover] = shaped_reward(game, role, &self.config);
-        if game.position.is_over() {
-            // The other player's score change since its last decision ends the game too: each
-            // role's shaped rewards then sum to its share of the final score.
-            let (other, other_role) = if mover == order {
-                (chaos, Role::Chaos)
-            } else {
-                (order, Role::Order)
-            };
-            buffers.rewards[other] = shaped_reward(game, other_role, &self.config);
-            let r = self.config.reward_final * order_reward(game.position.score());
-            buffers.rewards[order] += r;
-            buffers.rewards[chaos] -= r;
-            buffers.terminals[order] = true;
-            buffers.terminals[chaos] = true;
-        }
-        game.episode_return += buffers.rewards[order];
-        if game.position.is_over() {
-            self.finish(i);
-        }
-    }
-
-    /// The move an agent's action stands for, if legal now.
-    fn legal_move(&self, i: usize, action: i64) -> Option<Move> {
-        let position = &self.games[i].position;
-        let action = usize::try_from(action).ok()?;
-        move_of(position, action).filter(|&mv| position.check(mv).is_ok())
-    }
-
-    fn finish(&mut self, i: usize) {
-        let game = &self.games[i];
-        let score = game.position.score() as f64;
-        self.stats.episodes += 1;
-        self.stats.score += score;
-        self.stats.episode_return += game.episode_return as f64;
-        self.stats.episode_length += game.episode_length as f64;
-        if game.agent == Role::Order {
-            self.stats.order_episodes += 1;
-            self.stats.order_score += score;
-        } else {
-            self.stats.chaos_score += score;
-        }
-        if self.config.autoreset {
-            self.restart(i);
-        }
-    }
-
-    /// A new game: fresh board, the agent's role, and play up to the agent's first decision.
-    fn restart(&mut self, i: usize) {
-        let config = &self.config;
-        let game = &mut self.games[i];
-        game.position = Position::new(config.size);
-        game.agent = match config.role {
-            RoleChoice::Order => Role::Order,
-            RoleChoice::Chaos => Role::Chaos,
-            RoleChoice::Random => {
-                if game.rng.random_bool(0.5) {
-                    Role::Order
-                } else {
-                    Role::Chaos
-                }
-            }
-        };
-        game.last_potential = [config.reward_potential.of(&game.position); 2];
-        game.episode_return = 0.0;
-        game.episode_length = 0;
-        if let Some(opponent) = game.opponent.as_mut() {
-            opponent.new_game(config.size, game.agent.opponent());
-        }
-        advance(game, config.mode);
-    }
-
-    fn write(&self, i: usize, buffers: &mut Buffers<'_>) {
-        let game = &self.games[i];
-        let obs_size = self.observation_size();
-        let actions = self.action_count();
-        let plain = observation_size(self.config.size, self.config.observation);
-        let rows = match self.config.mode {
-            Mode::Single => i..i + 1,
-            Mode::SelfPlay => 2 * i..2 * i + 2,
-        };
-        for row in rows {
-            let to_move = match self.config.mode {
-                Mode::Single => true,
-                Mode::SelfPlay => match game.position.phase() {
-                    Phase::Place(_) => row % 2 == 0,
-                    Phase::Slide => row % 2 == 1,
-                    _ => false,
-                },
-            };
-            let mask = &mut buffers.masks[row * actions..(row + 1) * actions];
-            if to_move {
-                observation::write_mask(&game.position, mask);
-            } else {
-                mask.fill(false);
-            }
-            match &mut buffers.observations {
-                Observations::F32(obs) => {
-                    let out = &mut obs[row * obs_size..(row + 1) * obs_size];
-                    observation::write_observation(
-                        &game.position,
-                        self.config.observation,
-                        &mut out[..plain],
-                    );
-                    if self.config.mask_in_observation {
-                        for (o, &m) in out[plain..].iter_mut().zip(mask.iter()) {
-                            *o = if m { 1.0 } else { 0.0 };
-                        }
-                    }
-                }
-                Observations::U8(obs) => {
-                    let out = &mut obs[row * obs_size..(row + 1) * obs_size];
-                    observation::write_compact(&game.position, &mut out[..plain]);
-                    if self.config.mask_in_observation {
-                        for (o, &m) in out[plain..].iter_mut().zip(mask.iter()) {
-                            *o = m as u8;
-                        }
-                    }
-                }
-            }
-        }
     }
 
     /// Statistics of the episodes finished since the last [`VecEnv::clear_stats`].
@@ -675,14 +632,199 @@ impl VecEnv {
         let role = position.to_move().ok_or_else(|| {
             EnvError::BadState("a player must be to move (phase slide or a colour)".to_owned())
         })?;
+        let config = &self.config;
         let game = self.games.get_mut(i).ok_or(EnvError::NoSuchGame(i))?;
         game.position = position;
-        if self.config.mode == Mode::Single {
+        if config.mode == Mode::Single {
             game.agent = role;
         }
-        game.last_potential = [self.config.reward_potential.of(&position); 2];
-        self.write(i, buffers);
+        game.last_potential = [config.reward_potential.of(&position); 2];
+        let mut rows = split_rows(buffers, self.games.len(), config);
+        self.games[i].write(config, &mut rows[i]);
         Ok(())
+    }
+}
+
+impl Game {
+    /// Plays the agent's action in a single-agent game, then chance and the opponent up to the
+    /// agent's next decision. `rows` is this game's one row.
+    fn step_single(&mut self, config: &EnvConfig, action: i64, rows: &mut Buffers<'_>) -> Outcome {
+        if self.position.is_over() {
+            rows.rewards[0] = 0.0;
+            rows.terminals[0] = true;
+            return Outcome::default();
+        }
+        rows.terminals[0] = false;
+        let Some(mv) = self.legal_move(action) else {
+            rows.rewards[0] = config.reward_illegal;
+            self.episode_return += config.reward_illegal;
+            return Outcome {
+                illegal: 1,
+                finished: None,
+            };
+        };
+        self.position.play_unchecked(mv);
+        self.episode_length += 1;
+        advance(self, config.mode);
+        let sign = if self.agent == Role::Order { 1.0 } else { -1.0 };
+        let score = self.position.score();
+        let mut reward = shaped_reward(self, self.agent, config);
+        if self.position.is_over() {
+            reward += sign * config.reward_final * order_reward(score);
+            rows.terminals[0] = true;
+        }
+        self.episode_return += reward;
+        rows.rewards[0] = reward;
+        Outcome {
+            illegal: 0,
+            finished: self.position.is_over().then(|| self.finish(config)),
+        }
+    }
+
+    /// Plays the mover's action in a self-play game. `actions` and `rows` are this game's two:
+    /// Chaos's, then Order's.
+    fn step_self_play(
+        &mut self,
+        config: &EnvConfig,
+        actions: &[i64],
+        rows: &mut Buffers<'_>,
+    ) -> Outcome {
+        const CHAOS: usize = 0;
+        const ORDER: usize = 1;
+        let over = self.position.is_over();
+        rows.rewards.fill(0.0);
+        rows.terminals.fill(over);
+        if over {
+            return Outcome::default();
+        }
+        let mover = match self.position.phase() {
+            Phase::Place(_) => CHAOS,
+            _ => ORDER,
+        };
+        if actions[mover] == WAIT {
+            return Outcome::default();
+        }
+        let Some(mv) = self.legal_move(actions[mover]) else {
+            rows.rewards[mover] = config.reward_illegal;
+            return Outcome {
+                illegal: 1,
+                finished: None,
+            };
+        };
+        self.position.play_unchecked(mv);
+        self.episode_length += 1;
+        advance(self, Mode::SelfPlay);
+        let role = if mover == ORDER {
+            Role::Order
+        } else {
+            Role::Chaos
+        };
+        rows.rewards[mover] = shaped_reward(self, role, config);
+        if self.position.is_over() {
+            // The other player's score change since its last decision ends the game too: each
+            // role's shaped rewards then sum to its share of the final score.
+            let other = ORDER + CHAOS - mover;
+            rows.rewards[other] = shaped_reward(self, role.opponent(), config);
+            let r = config.reward_final * order_reward(self.position.score());
+            rows.rewards[ORDER] += r;
+            rows.rewards[CHAOS] -= r;
+            rows.terminals.fill(true);
+        }
+        self.episode_return += rows.rewards[ORDER];
+        Outcome {
+            illegal: 0,
+            finished: self.position.is_over().then(|| self.finish(config)),
+        }
+    }
+
+    /// The move an action stands for, if legal now.
+    fn legal_move(&self, action: i64) -> Option<Move> {
+        let action = usize::try_from(action).ok()?;
+        move_of(&self.position, action).filter(|&mv| self.position.check(mv).is_ok())
+    }
+
+    /// The finished episode, for the statistics; the game restarts if the config says so.
+    fn finish(&mut self, config: &EnvConfig) -> Episode {
+        let episode = Episode {
+            score: self.position.score() as f64,
+            episode_return: self.episode_return as f64,
+            episode_length: self.episode_length as f64,
+            agent: self.agent,
+        };
+        if config.autoreset {
+            self.restart(config);
+        }
+        episode
+    }
+
+    /// A new game: fresh board, the agent's role, and play up to the agent's first decision.
+    fn restart(&mut self, config: &EnvConfig) {
+        self.position = Position::new(config.size);
+        self.agent = match config.role {
+            RoleChoice::Order => Role::Order,
+            RoleChoice::Chaos => Role::Chaos,
+            RoleChoice::Random => {
+                if self.rng.random_bool(0.5) {
+                    Role::Order
+                } else {
+                    Role::Chaos
+                }
+            }
+        };
+        self.last_potential = [config.reward_potential.of(&self.position); 2];
+        self.episode_return = 0.0;
+        self.episode_length = 0;
+        if let Some(opponent) = self.opponent.as_mut() {
+            opponent.new_game(config.size, self.agent.opponent());
+        }
+        advance(self, config.mode);
+    }
+
+    /// Writes this game's observation and mask rows (`rows`: one, or Chaos's and Order's).
+    fn write(&self, config: &EnvConfig, rows: &mut Buffers<'_>) {
+        let obs_size = row_size(config);
+        let actions = action_count(config.size);
+        let plain = observation_size(config.size, config.observation);
+        for row in 0..agents_per_game(config.mode) {
+            let to_move = match config.mode {
+                Mode::Single => true,
+                Mode::SelfPlay => match self.position.phase() {
+                    Phase::Place(_) => row == 0,
+                    Phase::Slide => row == 1,
+                    _ => false,
+                },
+            };
+            let mask = &mut rows.masks[row * actions..(row + 1) * actions];
+            if to_move {
+                observation::write_mask(&self.position, mask);
+            } else {
+                mask.fill(false);
+            }
+            match &mut rows.observations {
+                Observations::F32(obs) => {
+                    let out = &mut obs[row * obs_size..(row + 1) * obs_size];
+                    observation::write_observation(
+                        &self.position,
+                        config.observation,
+                        &mut out[..plain],
+                    );
+                    if config.mask_in_observation {
+                        for (o, &m) in out[plain..].iter_mut().zip(mask.iter()) {
+                            *o = if m { 1.0 } else { 0.0 };
+                        }
+                    }
+                }
+                Observations::U8(obs) => {
+                    let out = &mut obs[row * obs_size..(row + 1) * obs_size];
+                    observation::write_compact(&self.position, &mut out[..plain]);
+                    if config.mask_in_observation {
+                        for (o, &m) in out[plain..].iter_mut().zip(mask.iter()) {
+                            *o = m as u8;
+                        }
+                    }
+                }
+            }
+        }
     }
 }
 

@@ -431,3 +431,63 @@ fn without_autoreset_a_finished_game_waits_for_reset() {
         .unwrap();
     assert!(!env.position(0).unwrap().is_over());
 }
+
+/// Steps `config`'s games with random actions (some illegal, some waits in self-play) and
+/// returns everything written: every step's observations, masks, rewards and flags, then the
+/// statistics.
+fn transcript(config: EnvConfig, steps: usize) -> (Vec<u8>, String) {
+    let kind = config.observation;
+    let (mut env, mut owned) = started(config);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(9);
+    let actions_per_agent = env.action_count();
+    let mut written = Vec::new();
+    for _ in 0..steps {
+        let actions: Vec<i64> = (0..env.num_agents())
+            .map(|agent| {
+                let mask = &owned.masks[agent * actions_per_agent..(agent + 1) * actions_per_agent];
+                let legal: Vec<usize> = (0..actions_per_agent).filter(|&a| mask[a]).collect();
+                match rng.random_range(0..20) {
+                    0 => 0,
+                    1 => WAIT,
+                    _ if legal.is_empty() => 0,
+                    _ => legal[rng.random_range(0..legal.len())] as i64,
+                }
+            })
+            .collect();
+        env.step(&actions, &mut owned.buffers(kind)).unwrap();
+        written.extend(owned.observations.iter().flat_map(|o| o.to_le_bytes()));
+        written.extend(owned.masks.iter().map(|&m| m as u8));
+        written.extend(owned.rewards.iter().flat_map(|r| r.to_le_bytes()));
+        written.extend(owned.terminals.iter().map(|&t| t as u8));
+    }
+    (written, format!("{:?}", env.stats()))
+}
+
+#[test]
+fn threads_change_no_result() {
+    for mode in [Mode::Single, Mode::SelfPlay] {
+        let config = |threads| EnvConfig {
+            num_envs: 13,
+            mode,
+            opponent: "greedy".to_owned(),
+            observation: ObservationKind::Evals,
+            reward_shaping: 0.5,
+            seed: 3,
+            threads,
+            ..EnvConfig::default()
+        };
+        let (serial, serial_stats) = transcript(config(1), 150);
+        assert!(serial_stats.contains("illegal: ") && !serial_stats.contains("episodes: 0,"));
+        for threads in [0, 2, 3] {
+            let (parallel, parallel_stats) = transcript(config(threads), 150);
+            assert_eq!(
+                parallel_stats, serial_stats,
+                "{mode:?} on {threads} threads"
+            );
+            assert!(
+                parallel == serial,
+                "{mode:?} on {threads} threads wrote otherwise"
+            );
+        }
+    }
+}

@@ -156,7 +156,7 @@ impl PyVecEnv {
     #[pyo3(signature = (num_envs = 1, seed = 0, role = "random", opponent = "random", size = 7,
         observation = "planes", mode = "single", mask_in_observation = false,
         reward_illegal = -0.1, reward_shaping = 0.0, reward_final = 1.0, autoreset = true,
-        reward_potential = "score"))]
+        reward_potential = "score", threads = 1))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         num_envs: usize,
@@ -172,6 +172,7 @@ impl PyVecEnv {
         reward_final: f32,
         autoreset: bool,
         reward_potential: &str,
+        threads: usize,
     ) -> PyResult<Self> {
         let reward_potential = reward_potential.parse().map_err(PyValueError::new_err)?;
         let (size, role, observation, mode) = parse_choices(size, role, observation, mode)?;
@@ -189,6 +190,7 @@ impl PyVecEnv {
             reward_final,
             seed,
             autoreset,
+            threads,
         };
         let env = VecEnv::new(config).map_err(value_error)?;
         Ok(PyVecEnv { env, arrays: None })
