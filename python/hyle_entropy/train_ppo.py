@@ -3,7 +3,7 @@
 train.device=cuda`` on a GPU).
 
     pip install "hyle-entropy[puffer]"      # pufferlib-core, torch, onnx, matplotlib
-    python -m hyle_entropy.train_ppo --out runs/ppo      # 30 M steps: about an hour on 2 cores
+    python -m hyle_entropy.train_ppo --out runs/ppo      # 30 M steps: 55 minutes on 2 cores
 
 The plan's curriculum (random opponents, then greedy ones; ``entropy.ini``'s [curriculum]),
 one policy for both roles. Every ``eval.interval`` seconds it plays ``eval.games`` games in each

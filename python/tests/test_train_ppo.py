@@ -115,7 +115,7 @@ def test_a_short_training_writes_its_files_and_resumes(tmp_path):
     for name in ("checkpoint.pt", "policy.pt", "ppo.onnx", "curve.png"):
         assert (tmp_path / name).exists(), name
     policy = load_policy(str(tmp_path / "policy.pt"))
-    assert policy.config() == {"channels": 8, "blocks": 1, "hidden": 8, "gains": 1, "lines": 1, "evals": 0}
+    assert policy.config() == {"channels": 8, "blocks": 1, "hidden": 8, "gains": 1, "lines": 1, "evals": 1}
     # The same command with a larger budget resumes from the checkpoint.
     longer = [a.replace("train.total_timesteps=8192", "train.total_timesteps=16384") for a in args]
     assert train_ppo.main(longer) == 0

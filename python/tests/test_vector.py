@@ -64,6 +64,29 @@ def test_determinism_for_a_seed():
     assert any(not np.array_equal(x[0], z[0]) for x, z in zip(a, c))
 
 
+def test_threads_change_no_result():
+    """The games stepped on one thread, on every core or on three write the same."""
+
+    def run(threads):
+        env = EntropyVecEnv(num_envs=6, seed=2, opponent="greedy", observation="evals", reward_shaping=0.5, threads=threads)
+        env.reset()
+        rng = np.random.default_rng(1)
+        trace = []
+        for _ in range(60):
+            env.step(random_legal(env, rng))
+            trace.append((env.observations.copy(), env.masks.copy(), env.rewards.copy(), env.terminals.copy()))
+        return trace, env.native.stats()
+
+    serial, serial_stats = run(1)
+    assert serial_stats["episodes"] > 0
+    for threads in (0, 3):
+        trace, stats = run(threads)
+        assert stats == serial_stats
+        for x, y in zip(serial, trace):
+            for u, v in zip(x, y):
+                np.testing.assert_array_equal(u, v)
+
+
 @pytest.mark.parametrize("role,length", [("order", 48), ("chaos", 49)])
 def test_episode_lengths_and_the_final_reward(role, length):
     env = EntropyVecEnv(num_envs=1, seed=2, role=role)

@@ -1,11 +1,10 @@
 //! The PPO policy in Rust (tract over the shipped ONNX model) against PyTorch over the same
 //! weights: in every position of the golden file that `python -m hyle_entropy.ppo_policy
-//! policy.pt --golden` wrote, Rust picks the same action with the same logit; the same for a
-//! policy that reads the gains observation (`tests/data/ppo/`: the policy shipped before the
-//! lines observation became the default, a 30-minute run with `--set env.observation=gains`)
-//! and for one that reads the evals observation (the engine's evaluation of every move, which
-//! the bot computes as the environment does); and the bot `ppo` plays legal moves in both
-//! roles. Needs the `wnet` feature: `cargo test -p entropy-engine --features wnet --test ppo`.
+//! policy.pt --golden` wrote, Rust picks the same action with the same logit (the shipped
+//! policy reads the evals observation: the engine's evaluation of every move, which the bot
+//! computes as the environment does); the same for the policies shipped before, over the lines
+//! observation and over the gains (`tests/data/ppo/`); and the bot `ppo` plays legal moves in
+//! both roles. Needs the `wnet` feature: `cargo test -p entropy-engine --features wnet --test ppo`.
 #![cfg(feature = "wnet")]
 
 use entropy_core::notation::text::parse_position;
@@ -21,16 +20,23 @@ const GOLDEN: &str = include_str!("../weights/ppo7-golden.txt");
 const GAINS_MODEL: &[u8] = include_bytes!("../../../tests/data/ppo/ppo7-gains.onnx");
 const GAINS_GOLDEN: &str = include_str!("../../../tests/data/ppo/ppo7-gains-golden.txt");
 
-/// A policy reading the evals observation (`--set env.observation=evals`, stopped at 34.7
-/// training minutes), and its golden file.
-const EVALS_MODEL: &[u8] = include_bytes!("../../../tests/data/ppo/ppo7-evals.onnx");
-const EVALS_GOLDEN: &str = include_str!("../../../tests/data/ppo/ppo7-evals-golden.txt");
+/// The policy shipped before over the lines observation (the default command when the lines
+/// were the default observation), and its golden file.
+const LINES_MODEL: &[u8] = include_bytes!("../../../tests/data/ppo/ppo7-lines.onnx");
+const LINES_GOLDEN: &str = include_str!("../../../tests/data/ppo/ppo7-lines-golden.txt");
 
 #[test]
 fn rust_picks_the_action_and_logit_pytorch_does() {
     let net = PpoNet::shipped();
-    assert!(format!("{net:?}").contains("Lines"), "{net:?}");
+    assert!(format!("{net:?}").contains("Evals"), "{net:?}");
     check_golden(&net, GOLDEN);
+}
+
+#[test]
+fn a_policy_over_the_lines_observation_plays_pytorchs_actions() {
+    let net = PpoNet::from_onnx(LINES_MODEL).expect("the lines policy loads");
+    assert!(format!("{net:?}").contains("Lines"), "{net:?}");
+    check_golden(&net, LINES_GOLDEN);
 }
 
 #[test]
@@ -38,13 +44,6 @@ fn a_policy_over_the_gains_observation_plays_pytorchs_actions() {
     let net = PpoNet::from_onnx(GAINS_MODEL).expect("the gains policy loads");
     assert!(format!("{net:?}").contains("Gains"), "{net:?}");
     check_golden(&net, GAINS_GOLDEN);
-}
-
-#[test]
-fn a_policy_over_the_evals_observation_plays_pytorchs_actions() {
-    let net = PpoNet::from_onnx(EVALS_MODEL).expect("the evals policy loads");
-    assert!(format!("{net:?}").contains("Evals"), "{net:?}");
-    check_golden(&net, EVALS_GOLDEN);
 }
 
 /// Every golden line (position, action, logit): the policy's best move is the action, with the

@@ -86,8 +86,8 @@ impl PpoNet {
         .clone()
     }
 
-    /// The observation the policy reads (the planes, the gains or the lines), then the mask as
-    /// 0/1.
+    /// The observation the policy reads (the planes, the gains, the lines or the evals), then
+    /// the mask as 0/1.
     pub fn observation(&self, position: &Position) -> Vec<f32> {
         let size = position.size();
         let planes = observation_size(size, self.kind);
