@@ -10,6 +10,9 @@
 //!
 //! A finished game resets itself inside [`VecEnv::step`], and that step still reports
 //! `terminal = true` with the final reward; the observation written is the new game's first.
+//!
+//! The games step in turn or on rayon's threads ([`EnvConfig::threads`]); each writes only its
+//! own rows, so the results are the same either way.
 
 #![deny(clippy::print_stdout, clippy::print_stderr)]
 
@@ -243,8 +246,8 @@ pub struct Buffers<'a> {
 
 /// Observation buffer of either element type.
 pub enum Observations<'a> {
-    /// For [`ObservationKind::Planes`], [`ObservationKind::Gains`] and
-    /// [`ObservationKind::Lines`].
+    /// For [`ObservationKind::Planes`], [`ObservationKind::Gains`], [`ObservationKind::Lines`]
+    /// and [`ObservationKind::Evals`].
     F32(&'a mut [f32]),
     /// For [`ObservationKind::Compact`].
     U8(&'a mut [u8]),
