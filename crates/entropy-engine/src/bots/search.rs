@@ -42,6 +42,9 @@ pub struct SearchOptions {
     pub hard_share: f64,
     /// With the clock: how sharply the time profile peaks mid-game ([`time::allot`]).
     pub peak: f64,
+    /// Order each iteration's root moves by the last iteration's values
+    /// ([`Searcher::set_sort_root`]).
+    pub sort_root: bool,
 }
 
 impl Default for SearchOptions {
@@ -54,6 +57,7 @@ impl Default for SearchOptions {
             unfinished: true,
             hard_share: 1.0,
             peak: 1.0,
+            sort_root: false,
         }
     }
 }
@@ -183,7 +187,8 @@ impl SearchBot {
         judge: LinearEval,
         options: SearchOptions,
     ) -> SearchBot {
-        let searcher = Searcher::new(eval, options.table_mib);
+        let mut searcher = Searcher::new(eval, options.table_mib);
+        searcher.set_sort_root(options.sort_root);
         SearchBot {
             name: name.into(),
             observer: Observer::new(judge, options.weak_regret),
