@@ -176,44 +176,6 @@ fn an_unfinished_iteration_changes_the_move_only_for_a_better_one() {
     );
 }
 
-/// Ordering the root's moves by the last iteration's values changes the order moves are
-/// searched in, never an iteration's value: each depth's value is still expectimax's, and the
-/// move chosen is worth it.
-#[test]
-fn a_sorted_root_keeps_the_values() {
-    let eval = LinearEval::trained();
-    let mut reordered = 0;
-    for seed in 0..24u64 {
-        let mut pos = random_position(seed, Size::FIVE, 6 + 3 * (seed as usize % 14));
-        if !matches!(
-            pos.phase(),
-            entropy_core::Phase::Slide | entropy_core::Phase::Place(_)
-        ) {
-            pos.play_unchecked(random_move(
-                &pos,
-                &mut Xoshiro256PlusPlus::seed_from_u64(seed),
-            ));
-        }
-        if pos.is_over() {
-            continue;
-        }
-        let depth = depth_for(&pos);
-        let search = |sort: bool| {
-            let mut searcher = Searcher::new(eval.clone(), 1);
-            searcher.set_sort_root(sort);
-            searcher.search(&pos, Limits::depth(depth))
-        };
-        let (plain, sorted) = (search(false), search(true));
-        let expected = expectimax(&pos, depth, &eval);
-        assert!((sorted.value - expected).abs() < 1e-3, "{sorted:?}: {expected} at {pos:?}");
-        let chosen = expectimax(&pos.after(sorted.best).unwrap(), depth - 1, &eval);
-        assert!((chosen - expected).abs() < 1e-3, "{sorted:?}: {chosen} at {pos:?}");
-        assert_eq!(sorted.depth, plain.depth);
-        reordered += usize::from(sorted.nodes != plain.nodes);
-    }
-    assert!(reordered > 0, "no search was reordered");
-}
-
 /// TreeStrap's samples are what they claim: positions below the root, each with its expectimax
 /// value at the depth recorded. (Iterative deepening to depth 3 leaves no table entry deeper than
 /// a node's own depth to shorten its subtree, so every recorded value is a plain depth-limited

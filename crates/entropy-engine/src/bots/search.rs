@@ -42,9 +42,6 @@ pub struct SearchOptions {
     pub hard_share: f64,
     /// With the clock: how sharply the time profile peaks mid-game ([`time::allot`]).
     pub peak: f64,
-    /// Order each iteration's root moves by the last iteration's values
-    /// ([`Searcher::set_sort_root`]).
-    pub sort_root: bool,
 }
 
 impl Default for SearchOptions {
@@ -57,7 +54,6 @@ impl Default for SearchOptions {
             unfinished: true,
             hard_share: 1.0,
             peak: 1.0,
-            sort_root: false,
         }
     }
 }
@@ -187,8 +183,7 @@ impl SearchBot {
         judge: LinearEval,
         options: SearchOptions,
     ) -> SearchBot {
-        let mut searcher = Searcher::new(eval, options.table_mib);
-        searcher.set_sort_root(options.sort_root);
+        let searcher = Searcher::new(eval, options.table_mib);
         SearchBot {
             name: name.into(),
             observer: Observer::new(judge, options.weak_regret),

@@ -149,9 +149,6 @@ pub struct Searcher<E: Evaluator> {
     table: Table,
     cache: EvalCache,
     model: OpponentModel,
-    /// Order each iteration's root moves by the values the last iteration gave them
-    /// ([`Searcher::set_sort_root`]).
-    sort_root: bool,
 }
 
 impl<E: Evaluator> Searcher<E> {
@@ -162,17 +159,7 @@ impl<E: Evaluator> Searcher<E> {
             table: Table::new(table_mib),
             cache: EvalCache::default(),
             model: OpponentModel::default(),
-            sort_root: false,
         }
-    }
-
-    /// From the second iteration on, search the root's moves in the order of the values the
-    /// last iteration gave them (the best move first, then the others by their values, which
-    /// below the best are bounds: a move that failed low by little before comes early),
-    /// instead of the static order; a stopped iteration ([`Limits::unfinished`]) then tries
-    /// the likeliest alternatives first. Off, the root orders its moves like any node.
-    pub fn set_sort_root(&mut self, on: bool) {
-        self.sort_root = on;
     }
 
     /// Assumes these players greedy below the root from now on. Stored results made under
@@ -246,7 +233,6 @@ impl<E: Evaluator> Searcher<E> {
             model: self.model,
             no_pass_at_root: no_pass,
             unfinished_root: limits.unfinished,
-            root: self.sort_root.then(Vec::new),
             tree,
         }
     }

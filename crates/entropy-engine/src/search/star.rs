@@ -48,10 +48,6 @@ pub struct Context<'a, E: Evaluator> {
     /// When stopped, the root hands back its best move among those it finished
     /// ([`super::Limits::unfinished`]).
     pub(super) unfinished_root: bool,
-    /// Where the root's moves are ordered by the last iteration's values: those values, in the
-    /// order the moves were searched (empty before the first iteration); `None` where the
-    /// root orders its moves like any node.
-    pub(super) root: Option<Vec<(Move, f64)>>,
     /// Where the exact values of searched positions go, for training on the whole tree
     /// (TreeStrap); `None` in play.
     pub(super) tree: Option<&'a mut Vec<TreeNode>>,
@@ -189,17 +185,8 @@ impl<E: Evaluator> Context<'_, E> {
         } else {
             None
         };
-        // The root's values from the last iteration order this one's moves, and make way for
-        // this one's.
-        let last = match (ply, self.root.as_mut()) {
-            (0, Some(values)) => std::mem::take(values),
-            _ => Vec::new(),
-        };
-        let mut moves = if last.is_empty() {
-            modelled.unwrap_or_else(|| ordered_moves(position, first, self.killers.at(ply)))
-        } else {
-            sorted_root(&last, first, maximising)
-        };
+        let mut moves =
+            modelled.unwrap_or_else(|| ordered_moves(position, first, self.killers.at(ply)));
         if ply == 0 && self.no_pass_at_root && moves.len() > 1 {
             let mut real = MoveList::new();
             for &mv in moves.iter().filter(|&&m| m != Move::Pass) {
@@ -227,11 +214,6 @@ impl<E: Evaluator> Context<'_, E> {
                 } else {
                     (0.0, None)
                 };
-            }
-            if ply == 0 {
-                if let Some(values) = self.root.as_mut() {
-                    values.push((mv, value));
-                }
             }
             let better = if maximising {
                 value > best_value
@@ -394,24 +376,4 @@ impl<E: Evaluator> Context<'_, E> {
         }
         weighted(&lower)
     }
-}
-
-/// The root's moves in the order to search them: `first` (the last iteration's best), then
-/// the rest by the values the last iteration gave them, best for the player to move first
-/// (a stable sort: equal values keep the order they were searched in).
-fn sorted_root(last: &[(Move, f64)], first: Option<Move>, maximising: bool) -> MoveList {
-    let mut sorted = last.to_vec();
-    sorted.sort_by(|a, b| {
-        let key = |(mv, value): &(Move, f64)| {
-            let value = if maximising { -value } else { *value };
-            (Some(*mv) != first, value)
-        };
-        let (a, b) = (key(a), key(b));
-        a.0.cmp(&b.0).then(a.1.total_cmp(&b.1))
-    });
-    let mut moves = MoveList::new();
-    for &(mv, _) in &sorted {
-        moves.push(mv);
-    }
-    moves
 }
