@@ -48,12 +48,8 @@ else
   if [ ! -x "$entropy" ]; then
     cargo build --release --manifest-path "$root/Cargo.toml" >&2
   fi
-  runner=("$entropy" match)
-  # Two games at a time unless the options say otherwise (--jobs 1 beside another match).
-  case " $* " in
-    *" --jobs "* | *" --jobs="* | *" -j"*) ;;
-    *) runner+=(--jobs 2) ;;
-  esac
+  # Two games at a time; a --jobs among the options comes later and wins.
+  runner=("$entropy" match --jobs 2)
 fi
 echo "sprt.sh: $preset ($clock s per game, SPRT [$bounds]): $candidate vs $base -> $out" >&2
 exec "${runner[@]}" "$a" "$b" --clock "$clock" --sprt "$bounds" --out "$out" "$@"

@@ -67,8 +67,9 @@ pub struct Args {
     /// The SPRT's beta: the chance of accepting H0 when H1 holds.
     #[arg(long, default_value_t = 0.05, requires = "sprt")]
     beta: f64,
-    /// Games played at the same time [default: the number of CPUs].
-    #[arg(long, short)]
+    /// Games played at the same time [default: the number of CPUs]; given twice, the last
+    /// counts (scripts pass a default that the caller's options may override).
+    #[arg(long, short, overrides_with = "jobs")]
     jobs: Option<usize>,
     /// Board side: 7, or 5 for Entropy(5) (built-in bots only).
     #[arg(long, default_value_t = 7)]
