@@ -36,7 +36,10 @@ if [ ! -x "$bin" ]; then
   src=$cache/src
   rm -rf "$src"
   mkdir -p "$src"
-  git -C "$root" archive "$commit" | tar -x -C "$src"
+  # -m: the files get the time of extraction, not the commit's. With the commit's time, a
+  # revision older than the last one built here looks older than its build and cargo keeps
+  # the other revision's binary.
+  git -C "$root" archive "$commit" | tar -x -m -C "$src"
   cargo build --release --locked --manifest-path "$src/Cargo.toml" --target-dir "$cache/build" \
     -p entropy-cli --bin entropy >&2
   mkdir -p "$cache/$commit"
