@@ -6,7 +6,7 @@ use entropy_engine::bots::random_move;
 use entropy_engine::eval::{Evaluator, LinearEval, ScoreEval};
 use entropy_engine::search::model::OpponentModel;
 use entropy_engine::search::reference::{expectimax, expectimax_nodes};
-use entropy_engine::search::{leaves_await_placement, Limits, Searcher};
+use entropy_engine::search::{Limits, Searcher};
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -155,11 +155,7 @@ fn an_unfinished_iteration_changes_the_move_only_for_a_better_one() {
             continue;
         }
         changed += 1;
-        // The stopped iteration: the next depth whose leaves do not await a placement.
-        let mut deeper = finished.depth + 1;
-        if leaves_await_placement(&pos, deeper) {
-            deeper += 1;
-        }
+        let deeper = finished.depth + 1;
         let value = |mv| expectimax(&pos.after(mv).unwrap(), deeper - 1, &eval);
         let (old, new) = (value(finished.best), value(kept.best));
         let order = pos.phase() == entropy_core::Phase::Slide;

@@ -115,19 +115,6 @@ pub fn moves_to_end(position: &Position) -> u32 {
     }
 }
 
-/// Whether the leaves of a search of `position` `depth` moves deep are positions where Chaos
-/// is to place a drawn chip (the phases go Slide, Draw, Place, Slide, ...): iterative deepening
-/// skips those depths but the last.
-pub fn leaves_await_placement(position: &Position, depth: u32) -> bool {
-    let step = match position.phase() {
-        Phase::Slide => 0,
-        Phase::Draw => 1,
-        Phase::Place(_) => 2,
-        Phase::Over => return false,
-    };
-    (step + depth) % 3 == 2
-}
-
 /// What the calibration of `eval` ([`crate::eval::Calibration`]) adds to the values of a search
 /// of `position` whose deepest completed iteration went `depth` moves deep (`solved`: it saw the
 /// end of every line, so its values are exact): 0 where the evaluation has none.
@@ -278,12 +265,6 @@ impl<E: Evaluator> Searcher<E> {
         };
         let mut previous_best = None;
         for depth in 1..=max_depth {
-            // Leaves that wait for Chaos's placement know the drawn colour only through the bag:
-            // such an iteration costs a layer of chance nodes and sees little more than the one
-            // before it, so go on to the next (the last one is searched whatever its leaves).
-            if depth < max_depth && leaves_await_placement(position, depth) {
-                continue;
-            }
             let (value, best) = context.decision(position, depth, 0, -UPPER, UPPER, previous_best);
             if context.stopped.is_some() && depth > 1 {
                 if let (true, Some(best)) = (limits.unfinished, best) {
@@ -331,30 +312,5 @@ impl<E: Evaluator> Searcher<E> {
         let mut context = self.context(Limits::default(), Instant::now(), false, None);
         let value = context.search(position, depth, 0, alpha, beta);
         (value, context.nodes)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use entropy_core::{Move, Size};
-
-    #[test]
-    fn leaves_await_placement_every_third_depth() {
-        let mut position = Position::new(Size::SEVEN);
-        let colour = position.bag().colours().next().unwrap().0;
-        position.play_unchecked(Move::Draw(colour));
-        // Chaos to place: leaves after 1 move await Order's slide, after 3 the next placement.
-        let chaos: Vec<u32> = (1..=7)
-            .filter(|&d| leaves_await_placement(&position, d))
-            .collect();
-        assert_eq!(chaos, [3, 6]);
-        let cell = position.board().vacant_cells().next().unwrap();
-        position.play_unchecked(Move::Place { colour, cell });
-        assert_eq!(position.phase(), Phase::Slide);
-        let order: Vec<u32> = (1..=7)
-            .filter(|&d| leaves_await_placement(&position, d))
-            .collect();
-        assert_eq!(order, [2, 5]);
     }
 }
