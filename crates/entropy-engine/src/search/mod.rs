@@ -26,7 +26,7 @@ use entropy_core::{Move, Phase, Position};
 use crate::eval::{BoardMemo, Evaluator};
 use cache::EvalCache;
 use model::OpponentModel;
-use ordering::{History, Killers};
+use ordering::Killers;
 pub use star::TreeNode;
 use star::{Context, Stop, UPPER};
 use tt::Table;
@@ -226,7 +226,6 @@ impl<E: Evaluator> Searcher<E> {
             cache: &mut self.cache,
             memo: BoardMemo::default(),
             killers: Killers::new(256),
-            history: History::default(),
             nodes: 0,
             node_limit: limits.nodes.unwrap_or(u64::MAX),
             deadline: limits.time.map(|t| started + t),

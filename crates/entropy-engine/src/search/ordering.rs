@@ -1,68 +1,7 @@
 //! Move ordering: the transposition table's move, then killer moves, then a cheap static order
-//! (Order: the largest immediate gain first; Chaos: the smallest immediate gain for Order first),
-//! moves of equal gain by their history (how often they caused cutoffs in this search).
+//! (Order: the largest immediate gain first; Chaos: the smallest immediate gain for Order first).
 
-use entropy_core::{Move, MoveList, Phase, Position, GRID_CELLS};
-
-/// Ordering keys per point of immediate gain: room below for a history score.
-const GAIN_STEP: i32 = 1 << 20;
-
-/// The table's move's key, above everything.
-const FIRST: i32 = i32::MAX;
-
-/// The first killer's key (the second's is one less), above every gain.
-const KILLER: i32 = i32::MAX - 16;
-
-/// The history heuristic: for every slide (origin, destination) and every placement (colour,
-/// cell), how often it caused a cutoff in this search, weighted by the square of the depth left
-/// below it. Most of Order's slides and Chaos's placements gain nothing now, so the static
-/// order leaves them tied; their history breaks the ties.
-pub struct History {
-    slides: Vec<u32>,
-    places: Vec<u32>,
-}
-
-impl Default for History {
-    fn default() -> Self {
-        History {
-            slides: vec![0; GRID_CELLS * GRID_CELLS],
-            places: vec![0; 7 * GRID_CELLS],
-        }
-    }
-}
-
-impl History {
-    /// Remembers a move that caused a cutoff with `depth` moves left below it.
-    pub fn record(&mut self, mv: Move, depth: u32) {
-        let bonus = depth.saturating_mul(depth);
-        if let Some(slot) = self.slot(mv) {
-            *slot = slot.saturating_add(bonus).min(GAIN_STEP as u32 - 2);
-        }
-    }
-
-    /// The move's history score, below `GAIN_STEP - 1`.
-    pub fn score(&self, mv: Move) -> i32 {
-        match mv {
-            Move::Slide { from, to } => self.slides[from.index() * GRID_CELLS + to.index()] as i32,
-            Move::Place { colour, cell } => {
-                self.places[colour.index() * GRID_CELLS + cell.index()] as i32
-            }
-            _ => 0,
-        }
-    }
-
-    fn slot(&mut self, mv: Move) -> Option<&mut u32> {
-        match mv {
-            Move::Slide { from, to } => {
-                Some(&mut self.slides[from.index() * GRID_CELLS + to.index()])
-            }
-            Move::Place { colour, cell } => {
-                Some(&mut self.places[colour.index() * GRID_CELLS + cell.index()])
-            }
-            _ => None,
-        }
-    }
-}
+use entropy_core::{Move, MoveList, Phase, Position};
 
 /// Killer moves: per ply, the last two moves that caused a cutoff; at Chaos's plies, two per
 /// colour, since the siblings of a chance node each place another colour and a killer of one
@@ -118,15 +57,12 @@ impl Killers {
     }
 }
 
-/// The legal moves of a decision node in the order to search them; moves of equal gain by
-/// `history` where given, else in generation order.
+/// The legal moves of a decision node in the order to search them.
 pub fn ordered_moves(
     position: &Position,
     first: Option<Move>,
     killers: [Option<Move>; 2],
-    history: Option<&History>,
 ) -> MoveList {
-    let history_score = |mv: Move| history.map_or(0, |h| h.score(mv));
     // Keys: higher is searched earlier. On the stack: every interior node orders its moves.
     let mut keyed = KeyedMoves {
         items: [(0, Move::Pass); entropy_core::MAX_MOVES],
@@ -137,18 +73,16 @@ pub fn ordered_moves(
             let now = position.score() as i32;
             position.for_each_slide(|from, to| {
                 let gain = position.score_after_slide(from, to) as i32 - now;
-                let mv = Move::Slide { from, to };
-                keyed.push((gain * GAIN_STEP + history_score(mv), mv));
+                keyed.push((gain * 4, Move::Slide { from, to }));
             });
             // A pass keeps everything; try it right after the moves that gain.
-            keyed.push((GAIN_STEP - 1, Move::Pass));
+            keyed.push((1, Move::Pass));
         }
         Phase::Place(colour) => {
             let now = position.score() as i32;
             for cell in position.board().vacant_cells() {
                 let gain = position.score_after_place(cell, colour) as i32 - now;
-                let mv = Move::Place { colour, cell };
-                keyed.push((-gain * GAIN_STEP + history_score(mv), mv));
+                keyed.push((-gain * 4, Move::Place { colour, cell }));
             }
         }
         Phase::Draw | Phase::Over => {}
@@ -156,11 +90,11 @@ pub fn ordered_moves(
     let keyed = &mut keyed.items[..keyed.len];
     for (rank, killer) in killers.iter().enumerate() {
         if let Some(entry) = keyed.iter_mut().find(|(_, m)| Some(*m) == *killer) {
-            entry.0 = KILLER - rank as i32;
+            entry.0 = 1_000_000 - rank as i32;
         }
     }
     if let Some(entry) = keyed.iter_mut().find(|(_, m)| Some(*m) == first) {
-        entry.0 = FIRST;
+        entry.0 = 2_000_000;
     }
     // A stable sort keeps generation order among equals, so the search is deterministic.
     keyed.sort_by_key(|&(key, _)| std::cmp::Reverse(key));
@@ -217,56 +151,5 @@ mod tests {
         assert_eq!(killers.at(9, Phase::Slide), [None, None]);
         killers.clear();
         assert_eq!(killers.at(2, Phase::Place(Colour::Red)), [None, None]);
-    }
-
-    #[test]
-    fn history_breaks_ties_of_the_static_order_by_colour() {
-        use entropy_core::Size;
-        // Chaos to place red on an empty board: every placement gains nothing.
-        let mut position = Position::new(Size::SEVEN);
-        position.play_unchecked(Move::Draw(Colour::Red));
-        let last = Cell::new(6, 6).unwrap();
-        let unordered = ordered_moves(&position, None, [None; 2], None);
-        assert_ne!(
-            unordered[0],
-            Move::Place {
-                colour: Colour::Red,
-                cell: last
-            }
-        );
-
-        let mut history = History::default();
-        history.record(
-            Move::Place {
-                colour: Colour::Red,
-                cell: last,
-            },
-            3,
-        );
-        history.record(
-            Move::Place {
-                colour: Colour::Blue,
-                cell: Cell::new(5, 5).unwrap(),
-            },
-            9,
-        );
-        assert_eq!(
-            history.score(Move::Place {
-                colour: Colour::Red,
-                cell: last
-            }),
-            9
-        );
-        let ordered = ordered_moves(&position, None, [None; 2], Some(&history));
-        assert_eq!(
-            ordered[0],
-            Move::Place {
-                colour: Colour::Red,
-                cell: last
-            }
-        );
-        // Blue's history says nothing about red: the rest keep generation order.
-        assert_eq!(&ordered[1..], &unordered[..unordered.len() - 1]);
-        assert_eq!(ordered.len(), unordered.len());
     }
 }

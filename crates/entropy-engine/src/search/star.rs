@@ -8,7 +8,7 @@ use entropy_core::{Move, MoveList, Phase, Position};
 
 use super::cache::EvalCache;
 use super::model::{modelled_moves, OpponentModel};
-use super::ordering::{ordered_moves, History, Killers};
+use super::ordering::{ordered_moves, Killers};
 use super::tt::{Bound, Table};
 use crate::eval::{BoardMemo, Evaluator};
 
@@ -37,8 +37,6 @@ pub struct Context<'a, E: Evaluator> {
     /// features, a node's children its line entries.
     pub(super) memo: BoardMemo,
     pub(super) killers: Killers,
-    /// Cutoffs by move in this search, for ordering ties of the static order.
-    pub(super) history: History,
     /// Positions visited.
     pub nodes: u64,
     pub(super) node_limit: u64,
@@ -188,8 +186,7 @@ impl<E: Evaluator> Context<'_, E> {
             None
         };
         let mut moves = modelled.unwrap_or_else(|| {
-            let killers = self.killers.at(ply, position.phase());
-            ordered_moves(position, first, killers, Some(&self.history))
+            ordered_moves(position, first, self.killers.at(ply, position.phase()))
         });
         if ply == 0 && self.no_pass_at_root && moves.len() > 1 {
             let mut real = MoveList::new();
@@ -235,7 +232,6 @@ impl<E: Evaluator> Context<'_, E> {
             }
             if alpha >= beta {
                 self.killers.record(ply, mv);
-                self.history.record(mv, depth);
                 break;
             }
         }
@@ -332,12 +328,7 @@ impl<E: Evaluator> Context<'_, E> {
                         .probe(&child)
                         .and_then(|e| e.best)
                         .unwrap_or_else(|| {
-                            ordered_moves(
-                                &child,
-                                None,
-                                self.killers.at(ply + 1, child.phase()),
-                                Some(&self.history),
-                            )[0]
+                            ordered_moves(&child, None, self.killers.at(ply + 1, child.phase()))[0]
                         }),
                 };
                 let mut grandchild = child;
