@@ -3,40 +3,22 @@
 
 use entropy_core::{Move, MoveList, Phase, Position};
 
-/// Killer moves: per ply, the last two moves that caused a cutoff; at Chaos's plies, two per
-/// colour, since the siblings of a chance node each place another colour and a killer of one
-/// colour is no move in the others.
+/// Killer moves: per ply, the last two moves that caused a cutoff.
 pub struct Killers {
-    slots: Vec<[[Option<Move>; 2]; 8]>,
-}
-
-/// Which killers a move or a node uses: Order's, or Chaos's with this colour.
-fn slot_of_move(mv: Move) -> usize {
-    match mv {
-        Move::Place { colour, .. } => 1 + colour.index(),
-        _ => 0,
-    }
-}
-
-fn slot_of_phase(phase: Phase) -> usize {
-    match phase {
-        Phase::Place(colour) => 1 + colour.index(),
-        _ => 0,
-    }
+    slots: Vec<[Option<Move>; 2]>,
 }
 
 impl Killers {
     /// Room for this many plies.
     pub fn new(plies: usize) -> Killers {
         Killers {
-            slots: vec![[[None; 2]; 8]; plies],
+            slots: vec![[None; 2]; plies],
         }
     }
 
     /// Remembers a move that caused a cutoff at this ply.
     pub fn record(&mut self, ply: usize, mv: Move) {
         if let Some(slot) = self.slots.get_mut(ply) {
-            let slot = &mut slot[slot_of_move(mv)];
             if slot[0] != Some(mv) {
                 slot[1] = slot[0];
                 slot[0] = Some(mv);
@@ -44,16 +26,14 @@ impl Killers {
         }
     }
 
-    /// The killers of this ply for a node in this phase.
-    pub fn at(&self, ply: usize, phase: Phase) -> [Option<Move>; 2] {
-        self.slots
-            .get(ply)
-            .map_or([None; 2], |s| s[slot_of_phase(phase)])
+    /// The killers of this ply.
+    pub fn at(&self, ply: usize) -> [Option<Move>; 2] {
+        self.slots.get(ply).copied().unwrap_or([None; 2])
     }
 
     /// Forgets all killers.
     pub fn clear(&mut self) {
-        self.slots.iter_mut().for_each(|s| *s = [[None; 2]; 8]);
+        self.slots.iter_mut().for_each(|s| *s = [None; 2]);
     }
 }
 
@@ -115,41 +95,5 @@ impl KeyedMoves {
     fn push(&mut self, item: (i32, Move)) {
         self.items[self.len] = item;
         self.len += 1;
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use entropy_core::{Cell, Colour};
-
-    #[test]
-    fn chaos_killers_are_kept_per_colour() {
-        let place = |colour, r| Move::Place {
-            colour,
-            cell: Cell::new(r, 0).unwrap(),
-        };
-        let slide = Move::Slide {
-            from: Cell::new(0, 0).unwrap(),
-            to: Cell::new(0, 1).unwrap(),
-        };
-        let mut killers = Killers::new(4);
-        killers.record(2, place(Colour::Red, 0));
-        killers.record(2, place(Colour::Blue, 1));
-        killers.record(2, place(Colour::Red, 2));
-        killers.record(2, slide);
-        // Blue's cutoff did not push out Red's, and Order's slot is apart.
-        let red = killers.at(2, Phase::Place(Colour::Red));
-        assert_eq!(
-            red,
-            [Some(place(Colour::Red, 2)), Some(place(Colour::Red, 0))]
-        );
-        let blue = killers.at(2, Phase::Place(Colour::Blue));
-        assert_eq!(blue, [Some(place(Colour::Blue, 1)), None]);
-        assert_eq!(killers.at(2, Phase::Slide), [Some(slide), None]);
-        assert_eq!(killers.at(2, Phase::Place(Colour::Green)), [None, None]);
-        assert_eq!(killers.at(9, Phase::Slide), [None, None]);
-        killers.clear();
-        assert_eq!(killers.at(2, Phase::Place(Colour::Red)), [None, None]);
     }
 }

@@ -185,9 +185,8 @@ impl<E: Evaluator> Context<'_, E> {
         } else {
             None
         };
-        let mut moves = modelled.unwrap_or_else(|| {
-            ordered_moves(position, first, self.killers.at(ply, position.phase()))
-        });
+        let mut moves =
+            modelled.unwrap_or_else(|| ordered_moves(position, first, self.killers.at(ply)));
         if ply == 0 && self.no_pass_at_root && moves.len() > 1 {
             let mut real = MoveList::new();
             for &mv in moves.iter().filter(|&&m| m != Move::Pass) {
@@ -328,7 +327,7 @@ impl<E: Evaluator> Context<'_, E> {
                         .probe(&child)
                         .and_then(|e| e.best)
                         .unwrap_or_else(|| {
-                            ordered_moves(&child, None, self.killers.at(ply + 1, child.phase()))[0]
+                            ordered_moves(&child, None, self.killers.at(ply + 1))[0]
                         }),
                 };
                 let mut grandchild = child;
