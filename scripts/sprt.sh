@@ -11,13 +11,15 @@
 #   stc     short clock: 3 s per game, SPRT [0, 1.5] points per deal
 #   ltc     long clock: 10 s per game, SPRT [0, 1.5]
 #   nonreg  for changes that only remove code or options: 3 s, SPRT [-1.5, 0.5]
-# Options after the preset go to `entropy match` (e.g. --seed 2, --jobs 1).
+# Options after the preset go to `entropy match` (e.g. --seed 2, --jobs 1). The test runs on the
+# margins less each game's luck in the draws (`entropy match --luck`, docs/testing.md); a test
+# recorded before luck was measured resumes on the margins as played.
 # ENTROPY_CLUSTER=1 plays the games as Ray tasks (python -m hyle_entropy.cluster match) with
 # the same records; ENTROPY_ADDRESS=HEAD:6379 names a cluster.
 set -euo pipefail
 
 if [ $# -lt 3 ] || [ "$1" = -h ] || [ "$1" = --help ]; then
-  sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'
   [ $# -ge 1 ] && [ "$1" = -h -o "$1" = --help ] && exit 0 || exit 2
 fi
 candidate=$1 base=$2 preset=$3

@@ -53,12 +53,15 @@ class MatchSpec:
     clock: float = 30.0
     clock_b: Optional[float] = None
     size: int = 7
+    #: The depth of the search valuing each game's luck in the draws, taken out of the
+    #: margins the SPRT tests (``entropy match --luck``); None or 0: margins as played.
+    luck: Optional[int] = None
 
     def key(self) -> dict:
         """The ``match`` object of the records of this match (ValueError if a player or
         setting is not valid)."""
         return json.loads(match_key(self.a, self.b, seed=self.seed, clock=self.clock,
-                                    clock_b=self.clock_b, size=self.size))
+                                    clock_b=self.clock_b, size=self.size, luck=self.luck))
 
 
 def parse_records(lines: List[str]) -> Tuple[List[dict], List[str]]:
@@ -82,7 +85,7 @@ def _run_remote(ray, spec: MatchSpec, tasks: Iterable[Tuple[int, int]], workers:
     @ray.remote(max_retries=5, retry_exceptions=False)
     def game(deal: int, number: int) -> str:
         return play_game(spec.a, spec.b, deal, number, seed=spec.seed, clock=spec.clock,
-                         clock_b=spec.clock_b, size=spec.size)
+                         clock_b=spec.clock_b, size=spec.size, luck=spec.luck)
 
     stream(ray, lambda task: game.remote(*task), tasks, workers,
            lambda _task, line: on_record(line))
@@ -149,23 +152,31 @@ def run_match(spec: MatchSpec, deals: int, out: Path, address: Optional[str] = N
 
 
 def summary(records: List[dict]) -> str:
-    """Each player's mean score as Order and the paired margin per deal with its 95% CI."""
-    by_deal: Dict[int, Dict[int, int]] = {}
+    """Each player's mean score as Order and the paired margin per deal with its 95% CI (and
+    the margin less the draws' luck where the records measure it)."""
+    by_deal: Dict[int, Dict[int, dict]] = {}
     for r in records:
-        by_deal.setdefault(r["deal"], {})[r["game"]] = r["score"]
+        by_deal.setdefault(r["deal"], {})[r["game"]] = r
     pairs = [(g[0], g[1]) for g in by_deal.values() if 0 in g and 1 in g]
     if not pairs:
         return "no complete deal yet"
-    margins = [a - b for a, b in pairs]
-    mean = statistics.fmean(margins)
-    half = 1.96 * statistics.stdev(margins) / math.sqrt(len(margins)) if len(margins) > 1 \
-        else math.inf
-    a_order = statistics.fmean(a for a, _ in pairs)
-    b_order = statistics.fmean(b for _, b in pairs)
+
+    def interval(margins: List[float]) -> str:
+        half = 1.96 * statistics.stdev(margins) / math.sqrt(len(margins)) \
+            if len(margins) > 1 else math.inf
+        return f"{statistics.fmean(margins):+.1f} ± {half:.1f}"
+
+    played = interval([a["score"] - b["score"] for a, b in pairs])
+    a_order = statistics.fmean(a["score"] for a, _ in pairs)
+    b_order = statistics.fmean(b["score"] for _, b in pairs)
     forfeits = sum(1 for r in records if r["termination"] != "normal")
-    return (f"A as Order {a_order:.1f}, B as Order {b_order:.1f}; paired margin "
-            f"(A's S as Order - B's S as Order, same chips): {mean:+.1f} ± {half:.1f} "
+    text = (f"A as Order {a_order:.1f}, B as Order {b_order:.1f}; paired margin "
+            f"(A's S as Order - B's S as Order, same chips): {played} "
             f"(95% CI, {len(pairs)} deals); {forfeits} forfeits")
+    if all("luck" in r for pair in pairs for r in pair):
+        less = interval([(a["score"] - a["luck"]) - (b["score"] - b["luck"]) for a, b in pairs])
+        text += f"; less the draws' luck: {less}"
+    return text
 
 
 def main(argv: Optional[List[str]] = None) -> int:
@@ -190,6 +201,10 @@ def main(argv: Optional[List[str]] = None) -> int:
     match.add_argument("--clock", type=float, default=30.0, help="seconds per game and player")
     match.add_argument("--clock-b", type=float, default=None, help="player B's clock")
     match.add_argument("--size", type=int, default=7, help="board side: 7 or 5")
+    match.add_argument("--luck", type=int, default=None, metavar="DEPTH",
+                       help="value each game's luck in the draws by a search this deep and take "
+                            "it out of the margins the SPRT tests; 0: margins as played "
+                            "[default: 2, or what the records file being resumed used]")
     match.add_argument("--out", type=Path, default=None,
                        help="JSON lines file of records [default: match-A-vs-B-sSEED.jsonl]")
     add_ray_arguments(match)
@@ -213,10 +228,11 @@ def main(argv: Optional[List[str]] = None) -> int:
     deals = args.deals if args.deals is not None else (1000 if sprt is not None else 100)
     if deals < 1:
         parser.error("--deals must be at least 1")
-    spec = MatchSpec(args.a, args.b, seed=args.seed, clock=args.clock, clock_b=args.clock_b,
-                     size=args.size)
     out = args.out or Path(f"match-{_file_label(args.a)}-vs-{_file_label(args.b)}"
                            f"-s{args.seed}.jsonl")
+    luck = args.luck if args.luck is not None else _recorded_luck(out)
+    spec = MatchSpec(args.a, args.b, seed=args.seed, clock=args.clock, clock_b=args.clock_b,
+                     size=args.size, luck=luck or None)
     records = reporting_errors(lambda: run_match(spec, deals, out, address=args.address,
                                                  workers=args.workers, quiet=args.quiet,
                                                  sprt=sprt))
@@ -227,6 +243,14 @@ def main(argv: Optional[List[str]] = None) -> int:
         print(sprt.line())
     print(f"records: {out} ({len(records)} games)")
     return 0
+
+
+def _recorded_luck(out: Path) -> Optional[int]:
+    """The luck depth of the records in ``out`` (None: margins as played), or 2 (the default
+    of ``entropy match``) when it holds none, so a resumed match keeps its statistic."""
+    lines = out.read_text().splitlines() if out.exists() else []
+    records, _ = parse_records(lines)
+    return records[0]["match"].get("luck") if records else 2
 
 
 def _file_label(player: str) -> str:

@@ -57,6 +57,11 @@ def test_the_command_line_plays_and_reports_bad_input(local_ray, tmp_path, capsy
     out = tmp_path / "c.jsonl"
     assert main(["match", "greedy", "random", "--deals", "2", "--size", "5", "--clock", "5",
                  "--out", str(out), "--quiet"]) == 0
-    assert "paired margin" in capsys.readouterr().out
+    printed = capsys.readouterr().out
+    assert "paired margin" in printed
+    # As `entropy match`: each game's luck in the draws measured at depth 2 by default.
+    first = json.loads(out.read_text().splitlines()[0])
+    assert first["match"]["luck"] == 2 and isinstance(first["luck"], float)
+    assert "less the draws' luck" in printed
     assert main(["match", "bot:nonsense", "random", "--deals", "1", "--out", str(out)]) == 2
     assert "player a" in capsys.readouterr().err

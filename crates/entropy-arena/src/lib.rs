@@ -5,6 +5,8 @@
 //! - [`deal`]: the chip order of each deal, from a seed.
 //! - [`player`]: the [`player::Player`] trait, built-in bots and subprocesses.
 //! - [`game`]: one game under the clocks, with forfeits and the jury player.
+//! - [`luck`]: the luck of a game's draws, taken out of paired margins to measure with less
+//!   noise.
 //! - [`record`]: the JSON line written for every game, and reading a file of them back.
 //! - [`tournament`]: a match of paired deals, run in parallel, resumable.
 //! - [`stats`]: means, paired differences and t-based confidence intervals.
@@ -15,6 +17,7 @@
 
 pub mod deal;
 pub mod game;
+pub mod luck;
 pub mod player;
 pub mod record;
 pub mod sprt;

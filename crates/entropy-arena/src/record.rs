@@ -26,6 +26,11 @@ pub struct MatchKey {
     pub clock_b_ms: Option<u64>,
     /// The board side N.
     pub size: u8,
+    /// The depth of the search that values the luck of each game's draws ([`crate::luck`]),
+    /// taken out of the paired margins the SPRT and the summary measure; none: the margins
+    /// as played (and so in matches recorded before luck was measured).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub luck: Option<u32>,
 }
 
 impl MatchKey {
@@ -73,7 +78,17 @@ impl MatchKey {
             clock_ms,
             clock_b_ms: (clock_b != clock_ms).then_some(clock_b),
             size: size as u8,
+            luck: None,
         })
+    }
+
+    /// The same match with each game's luck valued by a search this deep and taken out of the
+    /// margins; 0 or none: the margins as played.
+    pub fn with_luck(self, depth: Option<u32>) -> MatchKey {
+        MatchKey {
+            luck: depth.filter(|&d| d > 0),
+            ..self
+        }
     }
 
     /// Each player's clock per game: index 0 A's, 1 B's.
@@ -142,6 +157,10 @@ pub struct GameRecord {
     pub board: String,
     /// Order's score S.
     pub score: u32,
+    /// Order's luck in the draws ([`crate::luck`]), where the match measures it: how much the
+    /// chips drawn were worth over the bag's average, by a search of the match's luck depth.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub luck: Option<f64>,
     /// `normal`, or `forfeit` when a player forfeited.
     pub termination: String,
     /// The forfeits, if any.
@@ -189,6 +208,12 @@ impl GameRecord {
             moves: format_moves(&outcome.moves),
             board: outcome.position.board().to_string(),
             score,
+            // To a ten-thousandth of a point, which JSON carries exactly: a resumed match reads
+            // back the very numbers its test counted.
+            luck: key.luck.map(|depth| {
+                let luck = crate::luck::game_luck(outcome.position.size(), &outcome.moves, depth);
+                (luck * 1e4).round() / 1e4
+            }),
             termination: if outcome.forfeits.is_empty() {
                 "normal"
             } else {
@@ -207,6 +232,12 @@ impl GameRecord {
                 .collect(),
             sprt: None,
         }
+    }
+
+    /// Order's score less its luck in the draws, where measured: the players' share of the
+    /// score, with the score's expectation ([`crate::luck`]); the score where not measured.
+    pub fn skill_score(&self) -> f64 {
+        f64::from(self.score) - self.luck.unwrap_or(0.0)
     }
 
     /// The side of player `A` (index 0) or `B` (index 1).
@@ -290,6 +321,7 @@ mod tests {
             clock_ms: 30_000,
             clock_b_ms: None,
             size: 7,
+            luck: Some(1),
         };
         let deal = shuffled_bag(Size::SEVEN, 5);
         let mut a = BuiltinPlayer::new("greedy", 1).unwrap();
@@ -309,6 +341,13 @@ mod tests {
         assert!(!json.contains('\n'));
         let back: GameRecord = serde_json::from_str(&json).unwrap();
         assert_eq!(back, record);
+        assert!(record.luck.is_some() && json.contains("\"luck\":1"));
+        // Records from before luck was measured read as margins as played.
+        let old = json
+            .replace(",\"luck\":1", "")
+            .replace(&format!(",\"luck\":{}", record.luck.unwrap()), "");
+        let old: GameRecord = serde_json::from_str(&old).unwrap();
+        assert_eq!((old.key.luck, old.luck), (None, None));
         let moves = parse_moves(&back.moves).unwrap();
         assert_eq!(moves, outcome.moves);
         let mut replay = Position::new(Size::SEVEN);

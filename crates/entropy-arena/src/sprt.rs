@@ -1,7 +1,8 @@
 //! The sequential probability ratio test on paired margins: a match that stops as soon as the
 //! deals played say which of two hypotheses about the mean margin holds.
 //!
-//! A deal's paired margin (A's score as Order minus B's, same chips) is a continuous score, not
+//! A deal's paired margin (A's score as Order minus B's, same chips; each score less its luck in
+//! the draws where the match measures it, [`crate::luck`]) is a continuous score, not
 //! a win, draw or loss, so the likelihood is Gaussian: H0 says the mean margin is `m0`, H1 says it
 //! is `m1`, and the variance, unknown, is estimated as the match goes. The log-likelihood ratio is
 //! the generalised one, with the variance at its maximum-likelihood value under each hypothesis:
@@ -237,7 +238,7 @@ impl Sprt {
 #[derive(Clone, Debug)]
 pub struct MatchSprt {
     test: Sprt,
-    scores: BTreeMap<u32, [Option<u32>; 2]>,
+    scores: BTreeMap<u32, [Option<f64>; 2]>,
     next_deal: u32,
 }
 
@@ -255,13 +256,14 @@ impl MatchSprt {
     /// order: a deal waits until every deal before it is complete, so the decision is the one
     /// the deals in deal order give.
     pub fn add(&mut self, record: &GameRecord) -> Option<Hypothesis> {
+        // Scores less their luck where the match measures it: the same mean, less noise.
         self.scores.entry(record.deal).or_default()[usize::from(record.game % 2)] =
-            Some(record.score);
+            Some(record.skill_score());
         while self.test.decision().is_none() {
             let Some(&[Some(a_order), Some(b_order)]) = self.scores.get(&self.next_deal) else {
                 break;
             };
-            self.test.add(f64::from(a_order) - f64::from(b_order));
+            self.test.add(a_order - b_order);
             self.next_deal += 1;
         }
         self.test.decision()
@@ -402,6 +404,7 @@ mod tests {
                 clock_ms: 1,
                 clock_b_ms: None,
                 size: 7,
+                luck: None,
             },
             deal,
             game,
@@ -411,6 +414,7 @@ mod tests {
             moves: Vec::new(),
             board: String::new(),
             score,
+            luck: None,
             termination: "normal".into(),
             forfeits: Vec::new(),
             sprt: None,

@@ -103,6 +103,9 @@ pub struct Summary {
     /// Per complete deal, A's S as Order minus B's S as Order on the same chips: how many more
     /// points A makes than B, luck of the draw cancelled.
     pub paired: Option<MeanCi>,
+    /// The same less each game's luck in the draws, where the match measures it
+    /// ([`crate::luck`]): the same mean, a narrower interval.
+    pub adjusted: Option<MeanCi>,
     /// Complete deals A won, drew and lost on that difference.
     pub deals_won_drawn_lost: [usize; 3],
     /// Games summarised.
@@ -143,14 +146,30 @@ pub fn summarize(records: &[GameRecord]) -> Summary {
         summary.mean_seconds = seconds / summary.games.max(1) as f64;
         summary
     };
-    let mut by_deal: BTreeMap<u32, [Option<u32>; 2]> = BTreeMap::new();
+    let mut by_deal: BTreeMap<u32, [Option<&GameRecord>; 2]> = BTreeMap::new();
     for record in records {
-        by_deal.entry(record.deal).or_default()[record.game as usize % 2] = Some(record.score);
+        by_deal.entry(record.deal).or_default()[record.game as usize % 2] = Some(record);
     }
-    let differences: Vec<f64> = by_deal
+    let complete: Vec<[&GameRecord; 2]> = by_deal
         .values()
-        .filter_map(|pair| Some(pair[0]? as f64 - pair[1]? as f64))
+        .filter_map(|pair| Some([pair[0]?, pair[1]?]))
         .collect();
+    let differences: Vec<f64> = complete
+        .iter()
+        .map(|[a, b]| f64::from(a.score) - f64::from(b.score))
+        .collect();
+    let measured = complete
+        .iter()
+        .all(|pair| pair.iter().all(|r| r.luck.is_some()));
+    let adjusted = if measured {
+        let skill: Vec<f64> = complete
+            .iter()
+            .map(|[a, b]| a.skill_score() - b.skill_score())
+            .collect();
+        MeanCi::of(&skill)
+    } else {
+        None
+    };
     let mut deals_won_drawn_lost = [0; 3];
     for d in &differences {
         deals_won_drawn_lost[if *d > 0.0 {
@@ -164,6 +183,7 @@ pub fn summarize(records: &[GameRecord]) -> Summary {
     Summary {
         players: [player(0), player(1)],
         paired: MeanCi::of(&differences),
+        adjusted,
         deals_won_drawn_lost,
         games: records.len(),
     }

@@ -114,6 +114,7 @@ mod tests {
                 clock_ms: 30_000,
                 clock_b_ms: None,
                 size: 5,
+                luck: None,
             },
             deals: 3,
             jobs,
@@ -174,6 +175,25 @@ mod tests {
         tasks_seen.sort();
         tasks_seen.dedup();
         assert_eq!(tasks_seen.len(), seen.len(), "no game is played twice");
+    }
+
+    #[test]
+    fn a_match_that_measures_luck_records_it_for_every_game() {
+        let mut config = config(1);
+        config.key = config.key.with_luck(Some(1));
+        let record = config.play(Task { deal: 0, game: 0 });
+        let moves = crate::record::parse_moves(&record.moves).unwrap();
+        let luck = crate::luck::game_luck(entropy_core::Size::FIVE, &moves, 1);
+        let luck = (luck * 1e4).round() / 1e4;
+        assert_eq!(record.luck, Some(luck));
+        assert_eq!(record.skill_score(), record.score as f64 - luck);
+        // As played where the match does not measure it (and in records from before).
+        let plain = super::tests::config(1).play(Task { deal: 0, game: 0 });
+        assert_eq!(
+            (plain.luck, plain.skill_score()),
+            (None, plain.score as f64)
+        );
+        assert_eq!(config.key.clone().with_luck(Some(0)).luck, None);
     }
 
     #[test]

@@ -68,6 +68,11 @@ fn match_between_built_in_bots_writes_records_and_resumes() {
     assert_eq!(records(&out_file).len(), 6);
     let summary = text(&first.stdout);
     assert!(summary.contains("paired margin"), "{summary}");
+    // Each game's luck in the draws, valued 2 moves deep by default, and the margin less it.
+    assert!(summary.contains("less the draws' luck"), "{summary}");
+    let first_game = &records(&out_file)[0];
+    assert_eq!(first_game["match"]["luck"], 2);
+    assert!(first_game["luck"].is_f64(), "{first_game}");
 
     // Cut the last record in half, as a crash mid-write would, then ask for more deals.
     let content = std::fs::read_to_string(&out_file).unwrap();
@@ -101,6 +106,15 @@ fn match_between_built_in_bots_writes_records_and_resumes() {
     );
     assert_eq!(other.status.code(), Some(2));
     assert!(text(&other.stderr).contains("holds games of another match"));
+    // So is the same match with its luck measured otherwise.
+    let other = entropy(
+        &[
+            "match", "greedy", "random", "--deals", "5", "--out", out, "--quiet", "--luck", "0",
+        ],
+        "",
+    );
+    assert_eq!(other.status.code(), Some(2));
+    assert!(text(&other.stderr).contains("luck depth 2"));
 }
 
 #[test]

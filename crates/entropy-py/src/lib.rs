@@ -370,6 +370,7 @@ fn match_key(
     seed: u64,
     clocks: (f64, Option<f64>),
     size: u8,
+    luck: Option<u32>,
 ) -> PyResult<MatchKey> {
     let (clock, clock_b) = clocks;
     MatchKey::checked(
@@ -378,13 +379,15 @@ fn match_key(
         [("clock", clock), ("clock_b", clock_b.unwrap_or(clock))],
         size as usize,
     )
+    .map(|key| key.with_luck(luck))
     .map_err(PyValueError::new_err)
 }
 
 /// The `match` object that `entropy match` writes in every record of a match with these
-/// settings (JSON): what a file's games must share to be resumed together.
+/// settings (JSON): what a file's games must share to be resumed together. `luck`: the depth
+/// of the search valuing each game's luck in the draws (0 or None: not measured).
 #[pyfunction(name = "match_key")]
-#[pyo3(signature = (a, b, seed = 1, clock = 30.0, clock_b = None, size = 7))]
+#[pyo3(signature = (a, b, seed = 1, clock = 30.0, clock_b = None, size = 7, luck = None))]
 fn py_match_key(
     a: &str,
     b: &str,
@@ -392,8 +395,9 @@ fn py_match_key(
     clock: f64,
     clock_b: Option<f64>,
     size: u8,
+    luck: Option<u32>,
 ) -> PyResult<String> {
-    let key = match_key([a, b], seed, (clock, clock_b), size)?;
+    let key = match_key([a, b], seed, (clock, clock_b), size, luck)?;
     serde_json::to_string(&key).map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
@@ -401,10 +405,11 @@ fn py_match_key(
 /// `entropy match` writes for it: players `a` and `b` (built-in bots with options, or `cmd:...`
 /// programs speaking CodeCup), deal `deal` of the match seeded `seed`, `game` 0 with A as Order
 /// or 1 with B as Order, `clock` seconds per game (and `clock_b` for B, if different), board
-/// side `size`. The same clocks, forfeits and seeds as `entropy match`, so a match's games can
-/// be played anywhere (a cluster's workers) and summarised together.
+/// side `size`, Order's luck in the draws valued by a `luck`-deep search (None: not measured).
+/// The same clocks, forfeits and seeds as `entropy match`, so a match's games can be played
+/// anywhere (a cluster's workers) and summarised together.
 #[pyfunction]
-#[pyo3(signature = (a, b, deal, game, seed = 1, clock = 30.0, clock_b = None, size = 7))]
+#[pyo3(signature = (a, b, deal, game, seed = 1, clock = 30.0, clock_b = None, size = 7, luck = None))]
 #[allow(clippy::too_many_arguments)]
 fn play_game(
     py: Python<'_>,
@@ -416,6 +421,7 @@ fn play_game(
     clock: f64,
     clock_b: Option<f64>,
     size: u8,
+    luck: Option<u32>,
 ) -> PyResult<String> {
     use entropy_arena::tournament::{MatchConfig, Task};
     if game > 1 {
@@ -424,7 +430,7 @@ fn play_game(
         )));
     }
     let config = MatchConfig {
-        key: match_key([a, b], seed, (clock, clock_b), size)?,
+        key: match_key([a, b], seed, (clock, clock_b), size, luck)?,
         deals: deal + 1,
         jobs: 1,
     };

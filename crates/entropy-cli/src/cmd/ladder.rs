@@ -96,6 +96,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
                     clock_ms: (args.clock * 1000.0).round() as u64,
                     clock_b_ms: None,
                     size: 7,
+                    luck: None,
                 },
                 deals: args.deals,
                 jobs,

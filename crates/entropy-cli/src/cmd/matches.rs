@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{bail, Context, Result};
+use entropy_arena::luck;
 use entropy_arena::player::PlayerSpec;
 use entropy_arena::record::{read_records, GameRecord, MatchKey};
 use entropy_arena::sprt::{MatchSprt, SprtConfig, SprtStatus};
@@ -32,6 +33,11 @@ use entropy_arena::tournament::{MatchConfig, Task};
 /// (H0: A's mean margin over B is at most M0 points per deal; H1: at least M1): it stops as soon
 /// as the deals played decide, says which hypothesis it accepted, and writes its log-likelihood
 /// ratio and bounds in the summary and in every record. `--deals` is then the most it plays.
+///
+/// Each game's luck in the draws (what the chips drawn were worth to Order over the bag's
+/// average, valued by a `--luck`-deep search) is recorded, and the SPRT and the summary's
+/// adjusted margin take it out of the scores: the same mean, a narrower interval, so a test
+/// decides in about a fifth fewer deals (docs/testing.md).
 /// To test a change against a git revision: `scripts/baseline.sh REV` (docs/search.md).
 #[derive(clap::Args)]
 pub struct Args {
@@ -67,6 +73,11 @@ pub struct Args {
     /// The SPRT's beta: the chance of accepting H0 when H1 holds.
     #[arg(long, default_value_t = 0.05, requires = "sprt")]
     beta: f64,
+    /// Value each game's luck in the draws by a search this many moves deep and take it out of
+    /// the paired margins the SPRT tests; 0: test the margins as played [default: 2, or what
+    /// the records file being resumed used].
+    #[arg(long, value_name = "DEPTH")]
+    luck: Option<u32>,
     /// Games played at the same time [default: the number of CPUs]; given twice, the last
     /// counts (scripts pass a default that the caller's options may override).
     #[arg(long, short, overrides_with = "jobs")]
@@ -116,18 +127,20 @@ pub fn run(args: Args) -> Result<ExitCode> {
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .max(1);
     let default_deals = if sprt.is_some() { 1000 } else { 100 };
-    let config = MatchConfig {
-        key,
-        deals: args.deals.unwrap_or(default_deals),
-        jobs,
-    };
-    let path = args
-        .out
-        .clone()
-        .unwrap_or_else(|| default_path(&config.key));
+    let path = args.out.clone().unwrap_or_else(|| default_path(&key));
     if args.fresh && path.exists() {
         fs::remove_file(&path).with_context(|| format!("cannot delete {}", path.display()))?;
     }
+    // A resumed match keeps the luck depth its records were made with unless told otherwise.
+    let luck = match args.luck {
+        Some(depth) => Some(depth),
+        None => recorded_luck(&path)?.unwrap_or(Some(luck::DEFAULT_DEPTH)),
+    };
+    let config = MatchConfig {
+        key: key.with_luck(luck),
+        deals: args.deals.unwrap_or(default_deals),
+        jobs,
+    };
     let (records, sprt) = play_match(&config, &path, sprt, args.quiet)?;
     print_summary(&config, &summarize(&records), sprt.as_ref(), &path);
     Ok(ExitCode::SUCCESS)
@@ -249,20 +262,31 @@ pub fn default_path(key: &MatchKey) -> PathBuf {
     ))
 }
 
+/// The luck depth of the records already in the file (none: margins as played), or nothing
+/// when it holds no record.
+fn recorded_luck(path: &Path) -> Result<Option<Option<u32>>> {
+    let file = read_records(path).with_context(|| format!("cannot read {}", path.display()))?;
+    Ok(file.records.first().map(|r| r.key.luck))
+}
+
 /// Reads the records already in the file, checking they belong to this match. Lines that cannot
 /// be read (a game cut off mid-write) are dropped from the file, with a warning.
 fn load_previous(path: &Path, key: &MatchKey) -> Result<Vec<GameRecord>> {
     let file = read_records(path).with_context(|| format!("cannot read {}", path.display()))?;
     if let Some(other) = file.records.iter().find(|r| &r.key != key) {
         bail!(
-            "{} holds games of another match ({} vs {}, seed {}, clock {}, size {}); \
+            "{} holds games of another match ({} vs {}, seed {}, clock {}, size {}, luck {}); \
              choose another file with --out, or start again with --fresh",
             path.display(),
             other.key.players[0],
             other.key.players[1],
             other.key.seed,
             other.key.clock_text(),
-            other.key.size
+            other.key.size,
+            other
+                .key
+                .luck
+                .map_or("not measured".to_owned(), |d| format!("depth {d}"))
         );
     }
     if !file.problems.is_empty() {
@@ -348,8 +372,27 @@ fn print_summary(config: &MatchConfig, summary: &Summary, sprt: Option<&SprtStat
         }
         None => println!("paired margin: no complete deal yet"),
     }
+    if let (Some(ci), Some(depth)) = (&summary.adjusted, key.luck) {
+        println!(
+            "less the draws' luck (valued by a depth-{depth} search; the same mean, less noise): {:+.1} ± {:.1} (95% CI, sd {:.1} where the margins as played have {:.1})",
+            ci.mean,
+            ci.half_width,
+            ci.sd,
+            summary.paired.as_ref().map_or(f64::NAN, |p| p.sd)
+        );
+    }
     if let Some(status) = sprt {
-        println!("{}", status.line());
+        let on = if key.luck.is_some() {
+            "margins less the draws' luck"
+        } else {
+            "margins as played"
+        };
+        println!(
+            "{}",
+            status
+                .line()
+                .replacen("SPRT", &format!("SPRT on the {on}"), 1)
+        );
     }
     println!("records: {} ({} games)", path.display(), summary.games);
 }

@@ -325,6 +325,7 @@ fn play_iteration(args: &Args, spsa: &Spsa, perturbation: &Perturbation) -> (f64
             clock_ms,
             clock_b_ms: None,
             size: 7,
+            luck: None,
         },
         deals: args.pairs,
         jobs: args
