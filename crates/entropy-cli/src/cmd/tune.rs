@@ -21,7 +21,8 @@ use entropy_engine::bots::{tunable, TUNABLES};
 ///
 /// Each iteration moves every option at once by plus or minus its current step, plays the two
 /// players so made against each other on paired deals (each deal twice, roles swapped, the same
-/// chips), and moves every option towards the side that won, by the paired margin in points. The
+/// chips), and moves every option towards the side that won, by the paired margin in points
+/// (each score less its luck in the draws, as `entropy match` measures it by default). The
 /// steps and the learning rate shrink on fishtest's schedule (crates/entropy-arena/src/spsa.rs).
 ///
 /// Every iteration is appended to a CSV file as it ends (the iteration, the margin, both
@@ -308,7 +309,7 @@ fn spec(base: &str, spsa: &Spsa, values: &[f64], nodes: Option<u64>) -> String {
 }
 
 /// Plays one iteration's deals between the plus (A) and minus (B) players: the plus player's
-/// mean paired margin per deal, and the number of forfeits.
+/// mean paired margin per deal less the draws' luck, and the number of forfeits.
 fn play_iteration(args: &Args, spsa: &Spsa, perturbation: &Perturbation) -> (f64, usize) {
     let clock_ms = match args.nodes {
         // Node-limited players must not lose on time.
@@ -325,7 +326,9 @@ fn play_iteration(args: &Args, spsa: &Spsa, perturbation: &Perturbation) -> (f64
             clock_ms,
             clock_b_ms: None,
             size: 7,
-            luck: None,
+            // The margins less the draws' luck: the same gradient, about a fifth less noise
+            // (docs/testing.md), for about 80 ms a game.
+            luck: Some(entropy_arena::luck::DEFAULT_DEPTH),
         },
         deals: args.pairs,
         jobs: args
@@ -339,7 +342,11 @@ fn play_iteration(args: &Args, spsa: &Spsa, perturbation: &Perturbation) -> (f64
         ControlFlow::Continue(())
     });
     // All deals are played, so the paired mean is over every one of them.
-    let margin = summarize(&records).paired.map_or(0.0, |paired| paired.mean);
+    let summary = summarize(&records);
+    let margin = summary
+        .adjusted
+        .or(summary.paired)
+        .map_or(0.0, |paired| paired.mean);
     (margin, forfeits(&records))
 }
 
