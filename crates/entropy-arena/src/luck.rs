@@ -15,7 +15,9 @@
 //! the same chip means different things once the two games' boards differ; the rest is what
 //! this removes. On recorded ladder matches a depth-2 `V` cut the paired margins' standard
 //! deviation by 5% to 15% (docs/testing.md), so a test needs 10% to 28% fewer deals; a deeper
-//! `V` gained nothing more.
+//! `V` gained nothing more. (`V` is this build's shipped evaluation: a match resumed by a build
+//! with other weights values its later games otherwise, which leaves every game's luck
+//! unbiased and only the noise taken out a little different.)
 
 use entropy_core::{Colour, Move, Phase, Position, Size};
 use entropy_engine::eval::LinearEval;
