@@ -19,7 +19,7 @@ use entropy_arena::tournament::{MatchConfig, Task};
 ///
 /// Each deal is a shuffled bag (from the seed) played twice on the same chip order, once with
 /// A as Order and once with B as Order, so the paired difference of the two scores measures
-/// skill with the luck of the draw cancelled. Each player has its own clock per game; a player
+/// skill with most of the luck of the draw cancelled. Each player has its own clock per game; a player
 /// that runs out of time, crashes, answers garbage or plays an illegal move forfeits the game as
 /// CodeCup rules it (0 points; a random jury player finishes the game) and the match goes on.
 ///
@@ -33,12 +33,13 @@ use entropy_arena::tournament::{MatchConfig, Task};
 /// (H0: A's mean margin over B is at most M0 points per deal; H1: at least M1): it stops as soon
 /// as the deals played decide, says which hypothesis it accepted, and writes its log-likelihood
 /// ratio and bounds in the summary and in every record. `--deals` is then the most it plays.
+/// To test a change against a git revision: `scripts/sprt.sh REV BASE stc` (docs/testing.md).
 ///
-/// Each game's luck in the draws (what the chips drawn were worth to Order over the bag's
-/// average, valued by a `--luck`-deep search) is recorded, and the SPRT and the summary's
-/// adjusted margin take it out of the scores: the same mean, a narrower interval, so a test
-/// decides in about a fifth fewer deals (docs/testing.md).
-/// To test a change against a git revision: `scripts/baseline.sh REV` (docs/search.md).
+/// The rest of the luck, what the same chip is worth on two boards that have grown apart, is
+/// taken out too: each game's luck in the draws (what the chips drawn were worth to Order over
+/// the bag's average, valued by a `--luck`-deep search) is recorded, and the SPRT and the
+/// summary's adjusted margin take it out of the scores: the same mean, a narrower interval, so
+/// a test decides in about a fifth fewer deals (docs/testing.md).
 #[derive(clap::Args)]
 pub struct Args {
     /// Player A.
