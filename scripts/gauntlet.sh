@@ -39,7 +39,7 @@ entropy=$root/target/release/entropy
 opponents=(expecti:depth=4 net search-hand)
 [ -n "$base" ] && opponents+=("$base")
 a=$(player "$candidate")
-table="| opponent | paired margin per deal (95% CI) | records |"$'\n'"|---|---|---|"
+table="| opponent | paired margin per deal (95% CI) | less the draws' luck | records |"$'\n'"|---|---|---|---|"
 for opponent in "${opponents[@]}"; do
   b=$(player "$opponent")
   out=$root/docs/matches/gauntlet-$(label "$candidate")-vs-$(label "$opponent")-${clock}s.jsonl
@@ -47,6 +47,7 @@ for opponent in "${opponents[@]}"; do
   summary=$("$entropy" match "$a" "$b" --clock "$clock" --deals "$deals" --jobs 2 --out "$out")
   printf '%s\n' "$summary" >&2
   margin=$(printf '%s\n' "$summary" | sed -n 's/^paired margin[^:]*: \([^(]*\)(95% CI, \([0-9]*\) deals.*/\1(\2 deals)/p')
-  table+=$'\n'"| $opponent | ${margin:-?} | \`docs/matches/$(basename "$out")\` |"
+  less=$(printf '%s\n' "$summary" | sed -n "s/^less the draws' luck[^:]*: \([^(]*\)(95% CI.*/\1/p")
+  table+=$'\n'"| $opponent | ${margin:-?} | ${less:--} | \`docs/matches/$(basename "$out")\` |"
 done
 printf '%s\n' "$table"
