@@ -388,12 +388,9 @@ fn print_summary(config: &MatchConfig, summary: &Summary, sprt: Option<&SprtStat
         } else {
             "margins as played"
         };
-        println!(
-            "{}",
-            status
-                .line()
-                .replacen("SPRT", &format!("SPRT on the {on}"), 1)
-        );
+        // The line as the Ray runner prints it, then which margins it counted.
+        println!("{}", status.line());
+        println!("  (the SPRT counts the {on})");
     }
     println!("records: {} ({} games)", path.display(), summary.games);
 }
