@@ -19,9 +19,10 @@ use entropy_arena::tournament::{MatchConfig, Task};
 ///
 /// Each deal is a shuffled bag (from the seed) played twice on the same chip order, once with
 /// A as Order and once with B as Order, so the paired difference of the two scores measures
-/// skill with most of the luck of the draw cancelled. Each player has its own clock per game; a player
-/// that runs out of time, crashes, answers garbage or plays an illegal move forfeits the game as
-/// CodeCup rules it (0 points; a random jury player finishes the game) and the match goes on.
+/// skill with most of the luck of the draw cancelled. Each player has its own clock per game; a
+/// player that runs out of time, crashes, answers garbage or plays an illegal move forfeits the
+/// game as CodeCup rules it (0 points; a random jury player finishes the game) and the match
+/// goes on.
 ///
 /// Every game is appended to a JSON lines file as soon as it ends. Running the same command again
 /// resumes: recorded games are kept and only the missing ones are played.
