@@ -14,7 +14,7 @@
 //! Paired deals already cancel the luck two games share (the same chips in the same order), but
 //! the same chip means different things once the two games' boards differ; the rest is what
 //! this removes. On recorded ladder matches a depth-2 `V` cut the paired margins' standard
-//! deviation by 5% to 15% (docs/testing.md), so a test needs 10% to 28% fewer deals; a deeper
+//! deviation by 10% to 15% (docs/testing.md), so a test needs 18% to 28% fewer deals; a deeper
 //! `V` gained nothing more. (`V` is this build's shipped evaluation: a match resumed by a build
 //! with other weights values its later games otherwise, which leaves every game's luck
 //! unbiased and only the noise taken out a little different.)
