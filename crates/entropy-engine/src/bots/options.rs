@@ -282,17 +282,6 @@ pub const SEARCH_OPTIONS: &[SearchOption] = &[
             Ok(())
         },
     },
-    SearchOption {
-        key: "opeak",
-        value: "X",
-        group: "time",
-        help: "the time profile's bump when playing Order, whose mid-game decisions lose most \
-               (docs/search.md); peak's value unless given",
-        set: |s, v| {
-            s.options.order_peak = Some(real(v)?.clamp(0.25, 16.0));
-            Ok(())
-        },
-    },
 ];
 
 impl SearchSetup {
@@ -398,7 +387,7 @@ mod tests {
     #[test]
     fn options_set_what_they_say() {
         let s = apply(
-            "nodes=500,tt=8,unfinished=1,peak=1.5,hard=150,weak=0,opeak=6",
+            "nodes=500,tt=8,unfinished=1,peak=1.5,hard=150,weak=0",
             setup(),
         )
         .unwrap();
@@ -407,7 +396,6 @@ mod tests {
         assert_eq!(s.options.table_mib, 8);
         assert!(s.options.unfinished);
         assert_eq!((s.options.peak, s.options.hard_share), (1.5, 1.5));
-        assert_eq!(s.options.order_peak, Some(6.0));
         assert_eq!(s.options.weak_regret, None);
         // The table size alone leaves the bot on the clock.
         assert_eq!(apply("tt=8", setup()).unwrap().options.limits, None);

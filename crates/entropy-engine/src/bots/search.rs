@@ -42,9 +42,6 @@ pub struct SearchOptions {
     pub hard_share: f64,
     /// With the clock: how sharply the time profile peaks mid-game ([`time::allot`]).
     pub peak: f64,
-    /// With the clock, playing Order: the profile's peak instead of [`Self::peak`]; `None`
-    /// plays Order with `peak` too.
-    pub order_peak: Option<f64>,
 }
 
 impl Default for SearchOptions {
@@ -57,7 +54,6 @@ impl Default for SearchOptions {
             unfinished: true,
             hard_share: 1.0,
             peak: 1.0,
-            order_peak: None,
         }
     }
 }
@@ -90,15 +86,6 @@ pub const TUNABLES: &[Tunable] = &[
         name: "peak",
         help: "the time profile's mid-game bump: turn x of the game weighs \
                0.5 / peak + sin(pi x)^peak",
-        default: 1.0,
-        min: 0.25,
-        max: 8.0,
-        step: 0.4,
-        integer: false,
-    },
-    Tunable {
-        name: "opeak",
-        help: "the time profile's mid-game bump when playing Order (as peak)",
         default: 1.0,
         min: 0.25,
         max: 8.0,
@@ -238,11 +225,12 @@ impl Bot for SearchBot {
         let limits = match self.options.limits {
             Some(limits) => limits,
             None => {
-                let peak = match position.phase() {
-                    Phase::Slide => self.options.order_peak.unwrap_or(self.options.peak),
-                    _ => self.options.peak,
-                };
-                let allotted = time::allot(position, budget.game_left, budget.per_move, peak);
+                let allotted = time::allot(
+                    position,
+                    budget.game_left,
+                    budget.per_move,
+                    self.options.peak,
+                );
                 let cap = time::cap(budget.game_left, budget.per_move);
                 let hard = allotted.mul_f64(self.options.hard_share).min(cap);
                 Limits {
