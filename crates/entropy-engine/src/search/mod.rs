@@ -59,11 +59,6 @@ pub struct Limits {
     /// move first, and any move it then finishes with a higher value is better by a deeper
     /// search. Off, a stopped iteration is thrown away.
     pub unfinished: bool,
-    /// At chance nodes that must prove a value of at least beta, assume the colours not yet
-    /// searched worth this many tenths of a point below beta when choosing the windows (the
-    /// values stay exact: what the assumption leaves open is searched again); `None` assumes
-    /// only what is proven.
-    pub speculative: Option<u32>,
 }
 
 impl Limits {
@@ -239,7 +234,6 @@ impl<E: Evaluator> Searcher<E> {
             no_pass_at_root: no_pass,
             unfinished_root: limits.unfinished,
             tree,
-            speculative: limits.speculative.map(|tenths| f64::from(tenths) / 10.0),
         }
     }
 

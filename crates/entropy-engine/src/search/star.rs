@@ -51,9 +51,6 @@ pub struct Context<'a, E: Evaluator> {
     /// Where the exact values of searched positions go, for training on the whole tree
     /// (TreeStrap); `None` in play.
     pub(super) tree: Option<&'a mut Vec<TreeNode>>,
-    /// Speculative lower bounds at chance nodes, this many points below beta
-    /// ([`super::Limits::speculative`]).
-    pub(super) speculative: Option<f64>,
 }
 
 /// A position inside a search tree with its exact searched value: a training target.
@@ -353,62 +350,21 @@ impl<E: Evaluator> Context<'_, E> {
             }
         }
 
-        // Speculative lower bounds (`search:spec`): proving a chance node worth at least beta
-        // with the score as every unsearched colour's lower bound gives each colour a window
-        // reaching far above beta, so the first of Chaos's placements under it is searched
-        // exactly. Assuming the colours not yet searched worth `beta - margin` gives the windows
-        // a node would have if they were; the bounds the searches return are sound whatever the
-        // assumption, and the loop below settles whatever they leave open.
-        if let Some(margin) = self.speculative.filter(|_| depth >= 3 && beta < UPPER) {
-            let guess = beta - margin;
-            let mut searched = [false; 7];
-            for i in 0..k {
-                let p = outcomes[i].0;
-                let assumed: f64 = (0..k)
-                    .filter(|&j| j != i)
-                    .map(|j| {
-                        let bound = if searched[j] {
-                            lower[j]
-                        } else {
-                            lower[j].max(guess)
-                        };
-                        outcomes[j].0 * bound
-                    })
-                    .sum();
-                let (a, _) = window(&lower, &upper, i);
-                let b = ((beta - assumed) / p).min(upper[i]).max(a + 1e-9);
-                let value = self.search(&outcomes[i].1, depth - 1, ply + 1, a, b);
-                if self.stopped.is_some() {
-                    return 0.0;
-                }
-                settle(&mut lower[i], &mut upper[i], value, a, b);
-                searched[i] = true;
-                let floor = weighted(&lower);
-                if floor >= beta - EPSILON {
-                    return floor;
-                }
-                let ceiling = weighted(&upper);
-                if ceiling <= alpha + EPSILON {
-                    return ceiling;
-                }
-                if upper[i] < guess {
-                    // Worth less than assumed: the others may be too.
-                    break;
-                }
-            }
-        }
-
         for i in 0..k {
-            if self.speculative.is_some() && lower[i] >= upper[i] {
-                continue;
-            }
             let (a, b) = window(&lower, &upper, i);
             let child = outcomes[i].1;
             let value = self.search(&child, depth - 1, ply + 1, a, b);
             if self.stopped.is_some() {
                 return 0.0;
             }
-            settle(&mut lower[i], &mut upper[i], value, a, b);
+            if value <= a {
+                upper[i] = value.max(lower[i]);
+            } else if value >= b {
+                lower[i] = value.min(upper[i]);
+            } else {
+                lower[i] = value;
+                upper[i] = value;
+            }
             let floor = weighted(&lower);
             if floor >= beta - EPSILON {
                 return floor;
@@ -419,18 +375,5 @@ impl<E: Evaluator> Context<'_, E> {
             }
         }
         weighted(&lower)
-    }
-}
-
-/// Narrows a colour's bounds by a fail-soft value searched within (a, b).
-#[inline(always)]
-fn settle(lower: &mut f64, upper: &mut f64, value: f64, a: f64, b: f64) {
-    if value <= a {
-        *upper = value.max(*lower);
-    } else if value >= b {
-        *lower = value.min(*upper);
-    } else {
-        *lower = value;
-        *upper = value;
     }
 }
