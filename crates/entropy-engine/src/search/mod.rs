@@ -59,11 +59,6 @@ pub struct Limits {
     /// move first, and any move it then finishes with a higher value is better by a deeper
     /// search. Off, a stopped iteration is thrown away.
     pub unfinished: bool,
-    /// Order's pass as a null move: at an Order node below the root whose static value
-    /// reaches beta, the pass is first searched this many moves shallower than the others
-    /// with a null window at beta, and a value still at beta ends the node (a fail-high proven
-    /// by the cheaper search). 0: off.
-    pub null: u32,
 }
 
 impl Limits {
@@ -238,7 +233,6 @@ impl<E: Evaluator> Searcher<E> {
             model: self.model,
             no_pass_at_root: no_pass,
             unfinished_root: limits.unfinished,
-            null_reduction: limits.null,
             tree,
         }
     }

@@ -48,8 +48,6 @@ pub struct Context<'a, E: Evaluator> {
     /// When stopped, the root hands back its best move among those it finished
     /// ([`super::Limits::unfinished`]).
     pub(super) unfinished_root: bool,
-    /// How much shallower Order's pass is searched as a null move ([`super::Limits::null`]).
-    pub(super) null_reduction: u32,
     /// Where the exact values of searched positions go, for training on the whole tree
     /// (TreeStrap); `None` in play.
     pub(super) tree: Option<&'a mut Vec<TreeNode>>,
@@ -187,11 +185,6 @@ impl<E: Evaluator> Context<'_, E> {
         } else {
             None
         };
-        if maximising && ply > 0 && modelled.is_none() {
-            if let Some(value) = self.null_pass(position, depth, ply, beta) {
-                return (value, Some(Move::Pass));
-            }
-        }
         let mut moves =
             modelled.unwrap_or_else(|| ordered_moves(position, first, self.killers.at(ply)));
         if ply == 0 && self.no_pass_at_root && moves.len() > 1 {
@@ -242,35 +235,6 @@ impl<E: Evaluator> Context<'_, E> {
             }
         }
         (best_value, best_move)
-    }
-
-    /// Order's pass searched [`Context::null_reduction`] moves shallower than the node with a
-    /// null window at `beta`, where the node's static value reaches `beta`: its value where it
-    /// fails high (the node is then taken to fail high too), `None` where the node must be
-    /// searched in full. Passing is legal at every Order node and a full-depth search of it
-    /// bounds the node from below; the shallower one is what makes it a guess, and a cheap one.
-    fn null_pass(&mut self, position: &Position, depth: u32, ply: usize, beta: f64) -> Option<f64> {
-        let reduction = self.null_reduction;
-        // Where the node's search reaches the end of the game its value is exact (a solved
-        // endgame stays solved): no guessing there.
-        if reduction == 0
-            || depth < reduction + 2
-            || beta >= UPPER
-            || depth >= super::moves_to_end(position)
-        {
-            return None;
-        }
-        let (eval, memo) = (self.eval, &mut self.memo);
-        let standing = self
-            .cache
-            .get_or_insert(position, || eval.evaluate_with(position, memo));
-        if standing < beta {
-            return None;
-        }
-        let mut passed = *position;
-        passed.play_unchecked(Move::Pass);
-        let value = self.search(&passed, depth - 1 - reduction, ply + 1, beta - 1e-6, beta);
-        (self.stopped.is_none() && value >= beta).then_some(value)
     }
 
     /// The optimistic value of a weak player's node: its best move's value mixed with the
