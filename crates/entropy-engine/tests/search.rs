@@ -115,45 +115,6 @@ fn endgames_are_solved_exactly() {
     );
 }
 
-/// Rare colours searched a turn shallower (`Limits::rare`) cut the tree, and never where the
-/// search sees the end of the game: endgames stay solved exactly.
-#[test]
-fn rare_colours_cut_the_tree_but_not_the_endgame() {
-    let eval = LinearEval::trained();
-    let (mut plain, mut rare) = (0, 0);
-    for seed in 0..6u64 {
-        let pos = random_position(seed, Size::SEVEN, 62 + 3 * seed as usize);
-        let search = |threshold: u32| {
-            let mut searcher = Searcher::new(eval.clone(), 8);
-            let limits = Limits {
-                rare: threshold,
-                ..Limits::depth(6)
-            };
-            searcher.search(&pos, limits)
-        };
-        plain += search(0).nodes;
-        rare += search(15).nodes;
-    }
-    assert!(
-        rare < plain,
-        "{rare} positions with rare colours cut, {plain} without"
-    );
-    let pos = random_position(3, Size::SEVEN, 3 * 45 + 2);
-    let mut searcher = Searcher::new(LinearEval::hand(), 4);
-    let limits = Limits {
-        rare: 100,
-        ..Limits::default()
-    };
-    let result = searcher.search(&pos, limits);
-    assert!(result.solved, "{result:?}");
-    let exact = expectimax(&pos, 100, &ScoreEval);
-    assert!(
-        (result.value - exact).abs() < 1e-3,
-        "{} vs {exact}",
-        result.value
-    );
-}
-
 #[test]
 fn node_limited_searches_are_reproducible() {
     let pos = random_position(11, Size::SEVEN, 40);

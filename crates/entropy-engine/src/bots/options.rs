@@ -77,7 +77,7 @@ pub struct SearchOption {
     /// What the value is (`N`, `MS`, `FILE`, `0|1`).
     pub value: &'static str,
     /// What it is for: `limits`, `evaluation`, `opponent`, or an experiment on the test
-    /// ladder (`time`, `shape`), which becomes the default or leaves the code.
+    /// ladder (`time`), which becomes the default or leaves the code.
     pub group: &'static str,
     /// What it does.
     pub help: &'static str,
@@ -279,17 +279,6 @@ pub const SEARCH_OPTIONS: &[SearchOption] = &[
         help: "the time profile's mid-game bump: turn x weighs 0.5 / X + sin(pi x)^X (1)",
         set: |s, v| {
             s.options.peak = real(v)?.clamp(0.25, 16.0);
-            Ok(())
-        },
-    },
-    SearchOption {
-        key: "rare",
-        value: "PERCENT",
-        group: "shape",
-        help: "at chance nodes, the least likely colours, together drawn with less than this \
-               probability, are searched a turn shallower (ChanceProbCut); 0 (the default) off",
-        set: |s, v| {
-            s.options.rare = whole(v)?.min(100) as u32;
             Ok(())
         },
     },

@@ -42,9 +42,6 @@ pub struct SearchOptions {
     pub hard_share: f64,
     /// With the clock: how sharply the time profile peaks mid-game ([`time::allot`]).
     pub peak: f64,
-    /// The least likely colours, together drawn with less than this probability in percent,
-    /// searched a turn shallower at chance nodes ([`Limits::rare`]); 0 off.
-    pub rare: u32,
 }
 
 impl Default for SearchOptions {
@@ -57,7 +54,6 @@ impl Default for SearchOptions {
             unfinished: true,
             hard_share: 1.0,
             peak: 1.0,
-            rare: 0,
         }
     }
 }
@@ -226,7 +222,7 @@ impl Bot for SearchBot {
     }
 
     fn choose(&mut self, position: &Position, budget: Budget) -> Move {
-        let mut limits = match self.options.limits {
+        let limits = match self.options.limits {
             Some(limits) => limits,
             None => {
                 let allotted = time::allot(
@@ -266,7 +262,6 @@ impl Bot for SearchBot {
             };
             self.searcher.set_model(model);
         }
-        limits.rare = self.options.rare;
         let result = self.searcher.search(position, limits);
         let best = result.best;
         self.observer.played(position, best);

@@ -59,11 +59,6 @@ pub struct Limits {
     /// move first, and any move it then finishes with a higher value is better by a deeper
     /// search. Off, a stopped iteration is thrown away.
     pub unfinished: bool,
-    /// At chance nodes whose search does not reach the end of the game, the least likely
-    /// colours, together drawn with less than this probability in percent, are searched a turn
-    /// ([`star::RARE_REDUCTION`] moves) shallower than the others (ChanceProbCut's idea: their
-    /// errors weigh by their odds). 0: off.
-    pub rare: u32,
 }
 
 impl Limits {
@@ -238,7 +233,6 @@ impl<E: Evaluator> Searcher<E> {
             model: self.model,
             no_pass_at_root: no_pass,
             unfinished_root: limits.unfinished,
-            rare: f64::from(limits.rare) / 100.0,
             tree,
         }
     }

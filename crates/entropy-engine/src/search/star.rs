@@ -19,10 +19,6 @@ pub const UPPER: f64 = 10_000.0;
 /// another order can differ in their last bits.
 const EPSILON: f64 = 1e-9;
 
-/// How much shallower a rare colour is searched at a chance node ([`super::Limits::rare`]): a
-/// turn (placement, slide, draw), so its leaves are of the same kind as its neighbours'.
-pub const RARE_REDUCTION: u32 = 3;
-
 /// Why a search stopped early.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Stop {
@@ -52,9 +48,6 @@ pub struct Context<'a, E: Evaluator> {
     /// When stopped, the root hands back its best move among those it finished
     /// ([`super::Limits::unfinished`]).
     pub(super) unfinished_root: bool,
-    /// The least likely colours, together drawn with less than this probability, are searched
-    /// [`RARE_REDUCTION`] moves shallower ([`super::Limits::rare`]); 0: never.
-    pub(super) rare: f64,
     /// Where the exact values of searched positions go, for training on the whole tree
     /// (TreeStrap); `None` in play.
     pub(super) tree: Option<&'a mut Vec<TreeNode>>,
@@ -304,21 +297,6 @@ impl<E: Evaluator> Context<'_, E> {
         let outcomes = &mut outcomes[..k];
         // Likely colours first: their bounds move the weighted sums most.
         outcomes.sort_by(|a, b| b.0.total_cmp(&a.0));
-        // Each colour's depth: the rare ones' errors weigh little in the expectation, so they
-        // are searched a turn shallower, except where the search sees the end (solved stays
-        // exact).
-        let mut depths = [depth - 1; 7];
-        if self.rare > 0.0 && depth - 1 > RARE_REDUCTION && depth < super::moves_to_end(position) {
-            // From the least likely up, while together they stay below the threshold.
-            let mut tail = 0.0;
-            for i in (0..k).rev() {
-                tail += outcomes[i].0;
-                if tail >= self.rare {
-                    break;
-                }
-                depths[i] = depth - 1 - RARE_REDUCTION;
-            }
-        }
         let mut lower = [floor; 7];
         let mut upper = [UPPER; 7];
         let weighted = |bounds: &[f64]| {
@@ -354,10 +332,10 @@ impl<E: Evaluator> Context<'_, E> {
                 };
                 let mut grandchild = child;
                 grandchild.play_unchecked(probe);
-                let value = if depths[i] == 1 {
+                let value = if depth == 2 {
                     self.leaf_child(&child, probe, &grandchild)
                 } else {
-                    self.search(&grandchild, depths[i] - 1, ply + 2, a, b)
+                    self.search(&grandchild, depth - 2, ply + 2, a, b)
                 };
                 if self.stopped.is_some() {
                     return 0.0;
@@ -375,7 +353,7 @@ impl<E: Evaluator> Context<'_, E> {
         for i in 0..k {
             let (a, b) = window(&lower, &upper, i);
             let child = outcomes[i].1;
-            let value = self.search(&child, depths[i], ply + 1, a, b);
+            let value = self.search(&child, depth - 1, ply + 1, a, b);
             if self.stopped.is_some() {
                 return 0.0;
             }
