@@ -190,7 +190,29 @@ def test_the_inverse_cdf_sampler_draws_pufferlibs_distribution():
     assert torch.allclose(entropy[:6], reference_entropy, atol=1e-5)
 
 
-def test_the_sampler_is_installed_for_collection_only():
+def test_the_training_pass_scores_actions_as_pufferlib_does():
+    import pufferlib.pytorch
+
+    generator = torch.Generator().manual_seed(9)
+    logits = 3 * torch.randn(64, ACTIONS, generator=generator)
+    legal = torch.rand(64, ACTIONS, generator=generator) < 0.3
+    legal[:, 0] = True
+    logits = torch.where(legal, logits, torch.full_like(logits, -1e9))
+    taken = torch.multinomial(torch.softmax(logits, dim=1), 1, generator=generator).squeeze(1)
+    results = []
+    for score in (lambda l: pufferlib.pytorch.sample_logits(l, action=taken.int()), lambda l: train_ppo.score_actions(l, taken.int())):
+        leaf = logits.clone().requires_grad_()
+        action, logprob, entropy = score(leaf)
+        (logprob.sum() + 0.1 * entropy.sum()).backward()
+        results.append((action.long(), logprob.detach(), entropy.detach(), leaf.grad))
+    (a, lp, ent, grad), (a2, lp2, ent2, grad2) = results
+    assert torch.equal(a, a2) and torch.equal(a2, taken)
+    assert torch.allclose(lp, lp2, atol=1e-5)
+    assert torch.allclose(ent, ent2, atol=1e-5)
+    assert torch.allclose(grad, grad2, atol=1e-5)
+
+
+def test_the_sampler_is_installed_for_collection_and_training():
     import pufferlib.pytorch
 
     original = pufferlib.pytorch.sample_logits
@@ -201,9 +223,30 @@ def test_the_sampler_is_installed_for_collection_only():
         assert patched.original is getattr(original, "original", original)
         logits = torch.randn(4, ACTIONS)
         given = torch.tensor([1, 2, 3, 4])
-        _, logprob, _ = patched(logits, action=given)
+        action, logprob, _ = patched(logits, action=given)
+        assert torch.equal(action, given)
         assert torch.allclose(logprob, torch.log_softmax(logits, dim=1).gather(1, given[:, None]).squeeze(1), atol=1e-5)
         action, _, _ = patched(logits)
         assert action.shape == (4,)
+        # Anything but a tensor of discrete logits is PufferLib's.
+        normal = torch.distributions.Normal(torch.zeros(3, 1), torch.ones(3, 1))
+        action, _, _ = patched(normal, action=torch.zeros(3, 1))
+        assert action.shape == (3, 1)
     finally:
         pufferlib.pytorch.sample_logits = original
+
+
+def test_freed_memory_is_kept_where_the_c_library_is_glibc():
+    import platform
+
+    kept = train_ppo.keep_freed_memory()
+    assert isinstance(kept, bool)
+    if platform.system() == "Linux" and platform.libc_ver()[0] == "glibc":
+        assert kept
+        # A large tensor freed and allocated again no longer faults its pages back in.
+        import resource
+
+        torch.empty(64 << 20, dtype=torch.uint8).fill_(1)
+        before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+        torch.empty(64 << 20, dtype=torch.uint8).fill_(1)
+        assert resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before < 1000
