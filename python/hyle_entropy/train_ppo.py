@@ -312,8 +312,8 @@ def log_probabilities(logits: Any) -> Tuple[Any, Any]:
     ``softmax``, with no ``exp`` of the masked logits in eager code. On the CPU, aten's
     vectorised ``exp`` takes 10 to 50 times as long on inputs whose result underflows, as every
     masked logit's does (-1e9: 7.3 ms for 1,024 x 638 values where 0.3 ms is the norm; the
-    training pass's logsumexp and its backward took 0.18 s a minibatch of 8,192 rows, 0.05 s so);
-    ``softmax`` and ``log_softmax`` have kernels of their own."""
+    training pass's logsumexp and its backward took 0.18 s a minibatch of 8,192 rows, these
+    0.05 s): ``softmax`` and ``log_softmax`` have kernels of their own."""
     import torch
 
     return torch.log_softmax(logits, dim=-1), torch.softmax(logits, dim=-1)
@@ -350,8 +350,8 @@ def sample_actions(logits: Any, generator: Any = None) -> Tuple[Any, Any, Any]:
 def score_actions(logits: Any, action: Any) -> Tuple[Any, Any, Any]:
     """For the actions taken (the training pass's call): ``action``, their log probabilities
     and each row's entropy, as ``pufferlib.pytorch.sample_logits(logits, action)`` returns them
-    for discrete logits, by :func:`log_probabilities` (the same values to float rounding, a
-    quarter of the time with their backward pass)."""
+    for discrete logits, by :func:`log_probabilities` (the same values to float rounding, under
+    a third of the time with their backward pass)."""
     normalized, probs = log_probabilities(logits)
     taken = action.reshape(logits.shape[0], 1).long()
     return taken.squeeze(-1), normalized.gather(-1, taken).squeeze(-1), entropy_of(normalized, probs)
@@ -382,12 +382,11 @@ def install_sampler() -> None:
 def keep_freed_memory() -> bool:
     """Has glibc's malloc keep freed memory for reuse instead of handing it back to the system
     (no ``mmap`` below 1 GiB, no trimming below 2 GiB of free memory at the heap's top, the heap
-    grown 256 MiB at a time). PyTorch allocates
-    every large CPU tensor anew, and by default glibc maps each one freshly and unmaps it when
-    freed, so every training pass faults its pages back in: about 100,000 page faults and a
-    quarter of a second of system time a minibatch of 8,192 rows here, where this leaves none
-    (the training pass 0.6-0.7 s instead of 0.7-0.85, medians on 2 cores). The process's memory
-    stays at its peak, as it would anyway. ``False`` where the C library is not glibc."""
+    grown 256 MiB at a time). PyTorch allocates every large CPU tensor anew, and by default
+    glibc maps each one freshly and unmaps it when freed, so every training pass faults its
+    pages back in: about 100,000 page faults and a quarter of a second of system time a
+    minibatch of 8,192 rows here, where this leaves none (the training pass 0.6-0.7 s instead of
+    0.7-0.85, medians on 2 cores). The process's memory stays at its peak, as it would anyway. ``False`` where the C library is not glibc."""
     import ctypes
     import ctypes.util
 
