@@ -386,7 +386,8 @@ def keep_freed_memory() -> bool:
     glibc maps each one freshly and unmaps it when freed, so every training pass faults its
     pages back in: about 100,000 page faults and a quarter of a second of system time a
     minibatch of 8,192 rows here, where this leaves none (the training pass 0.6-0.7 s instead of
-    0.7-0.85, medians on 2 cores). The process's memory stays at its peak, as it would anyway. ``False`` where the C library is not glibc."""
+    0.7-0.85, medians on 2 cores). The process's memory stays at its peak, as it would anyway.
+    ``False`` where the C library is not glibc."""
     import ctypes
     import ctypes.util
 
