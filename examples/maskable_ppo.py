@@ -218,6 +218,8 @@ def main() -> None:
     t = config["train"]
     torch.set_num_threads(2)
     torch.manual_seed(seed)
+    # As train_ppo does, so that the two trainers compare on the same allocator.
+    train_ppo.keep_freed_memory()
     args.out.mkdir(parents=True, exist_ok=True)
     env = Sb3Env(config, stages[0][1], seed)
     model = MaskablePPO(
