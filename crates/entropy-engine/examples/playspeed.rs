@@ -14,7 +14,6 @@ mod common;
 fn main() {
     let depth: u32 = common::arg(1, 6);
     let leaves: String = common::arg(2, "linear".to_owned());
-    let aspiration: u32 = common::arg(3, 0);
     let eval = match leaves.as_str() {
         "net" => BotEval::NTuple(NTupleEval::trained()),
         _ => BotEval::Linear(LinearEval::trained()),
@@ -33,13 +32,7 @@ fn main() {
                 // Early and mid-game decisions: the end is solved at any depth.
                 if position.board().vacant_count() > 12 {
                     let t = std::time::Instant::now();
-                    let r = searcher.search(
-                        &position,
-                        Limits {
-                            aspiration,
-                            ..Limits::depth(depth)
-                        },
-                    );
+                    let r = searcher.search(&position, Limits::depth(depth));
                     seconds += t.elapsed().as_secs_f64();
                     nodes += r.nodes;
                 }

@@ -263,17 +263,6 @@ pub const SEARCH_OPTIONS: &[SearchOption] = &[
         },
     },
     SearchOption {
-        key: "asp",
-        value: "TENTHS",
-        group: "search",
-        help: "aspiration windows at the root, TENTHS of a point either side of the value \
-               three moves shallower (0, off)",
-        set: |s, v| {
-            s.options.aspiration = whole(v)?.min(10_000) as u32;
-            Ok(())
-        },
-    },
-    SearchOption {
         key: "hard",
         value: "PERCENT",
         group: "time",

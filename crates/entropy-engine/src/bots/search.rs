@@ -42,8 +42,6 @@ pub struct SearchOptions {
     pub hard_share: f64,
     /// With the clock: how sharply the time profile peaks mid-game ([`time::allot`]).
     pub peak: f64,
-    /// Aspiration windows at the root, in tenths of a point ([`Limits::aspiration`]); 0: off.
-    pub aspiration: u32,
 }
 
 impl Default for SearchOptions {
@@ -56,7 +54,6 @@ impl Default for SearchOptions {
             unfinished: true,
             hard_share: 1.0,
             peak: 1.0,
-            aspiration: 0,
         }
     }
 }
@@ -226,10 +223,7 @@ impl Bot for SearchBot {
 
     fn choose(&mut self, position: &Position, budget: Budget) -> Move {
         let limits = match self.options.limits {
-            Some(limits) => Limits {
-                aspiration: self.options.aspiration,
-                ..limits
-            },
+            Some(limits) => limits,
             None => {
                 let allotted = time::allot(
                     position,
@@ -241,7 +235,6 @@ impl Bot for SearchBot {
                 let hard = allotted.mul_f64(self.options.hard_share).min(cap);
                 Limits {
                     unfinished: self.options.unfinished,
-                    aspiration: self.options.aspiration,
                     ..Limits::time(hard.max(Duration::from_millis(1)))
                 }
             }

@@ -59,11 +59,6 @@ pub struct Limits {
     /// move first, and any move it then finishes with a higher value is better by a deeper
     /// search. Off, a stopped iteration is thrown away.
     pub unfinished: bool,
-    /// Aspiration windows, in tenths of a point (0: off): from the fourth iteration, the root
-    /// is searched within this far either side of the value of the iteration three moves
-    /// shallower (whose leaves fall in the same phase of the turn), and again with that side
-    /// open where the value falls outside.
-    pub aspiration: u32,
 }
 
 impl Limits {
@@ -269,30 +264,9 @@ impl<E: Evaluator> Searcher<E> {
             solved: false,
         };
         let mut previous_best = None;
-        // Each completed iteration's value, by depth - 1.
-        let mut values: Vec<f64> = Vec::new();
         for depth in 1..=max_depth {
-            let guess = (limits.aspiration > 0 && depth > 3).then(|| values[depth as usize - 4]);
-            let (value, best, window) = match guess {
-                Some(guess) => {
-                    let delta = f64::from(limits.aspiration) / 10.0;
-                    context.aspiration(position, depth, previous_best, guess, delta)
-                }
-                None => {
-                    let (value, best) =
-                        context.decision(position, depth, 0, -UPPER, UPPER, previous_best);
-                    (value, best, (-UPPER, UPPER))
-                }
-            };
+            let (value, best) = context.decision(position, depth, 0, -UPPER, UPPER, previous_best);
             if context.stopped.is_some() && depth > 1 {
-                // A stopped window's best is a better move only where its value is inside the
-                // window's root side; beyond it the values are bounds that do not rank moves.
-                let inside = if position.phase() == Phase::Slide {
-                    value > window.0
-                } else {
-                    value < window.1
-                };
-                let best = best.filter(|_| inside);
                 if let (true, Some(best)) = (limits.unfinished, best) {
                     result.best = best;
                     result.value = value;
@@ -306,7 +280,6 @@ impl<E: Evaluator> Searcher<E> {
                 result.depth = depth;
                 previous_best = Some(best);
             }
-            values.push(value);
             if context.stopped.is_some() {
                 break;
             }

@@ -165,33 +165,6 @@ impl<E: Evaluator> Context<'_, E> {
             .get_or_insert(child, || eval.evaluate_child(parent, mv, child, memo))
     }
 
-    /// The root searched `depth` moves deep within `delta` of `guess`, and again with a side
-    /// opened wherever the value falls outside: the value, the best move, and the last window
-    /// (a stopped search's best move is better than the others only inside it).
-    pub(super) fn aspiration(
-        &mut self,
-        position: &Position,
-        depth: u32,
-        first: Option<Move>,
-        guess: f64,
-        delta: f64,
-    ) -> (f64, Option<Move>, (f64, f64)) {
-        let (mut alpha, mut beta) = (guess - delta, guess + delta);
-        loop {
-            let (value, best) = self.decision(position, depth, 0, alpha, beta, first);
-            if self.stopped.is_some() {
-                return (value, best, (alpha, beta));
-            }
-            if value <= alpha {
-                alpha = -UPPER;
-            } else if value >= beta {
-                beta = UPPER;
-            } else {
-                return (value, best, (alpha, beta));
-            }
-        }
-    }
-
     /// Alpha-beta at a decision node: Order maximises, Chaos minimises.
     pub(super) fn decision(
         &mut self,
