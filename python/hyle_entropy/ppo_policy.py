@@ -29,7 +29,7 @@ PuffeRL's speed on 2 cores is the point:
 - **Evaluation changes** (the evals observation only): each action's logit gains a learned
   weight per player to move times what the action does to the engine's linear evaluation (the
   environment computes it; the weight starts at 0, so the untrained policy is still the random
-  bot).
+  bot, or at ``eval_start`` logits per point, so that it plays as ``search:depth=1`` does).
 """
 
 from __future__ import annotations
@@ -152,10 +152,18 @@ class EntropyPolicy(nn.Module):
     matrix product."""
 
     def __init__(
-        self, channels: int = 32, blocks: int = 2, hidden: int = 64, gains: int = 0, lines: int = 0, evals: int = 0
+        self,
+        channels: int = 32,
+        blocks: int = 2,
+        hidden: int = 64,
+        gains: int = 0,
+        lines: int = 0,
+        evals: int = 0,
+        eval_start: int = 0,
     ):
         super().__init__()
         self.channels, self.blocks_count, self.hidden = channels, blocks, hidden
+        self.eval_start = eval_start
         # The evals observation holds the lines, and the lines the gains.
         self.evals = bool(evals)
         self.lines = bool(lines or evals)
@@ -173,8 +181,10 @@ class EntropyPolicy(nn.Module):
         # With evals: a learned weight (times EVAL_SCALE, from 0: the untrained policy stays the
         # random bot) on each action's change of the linear evaluation, negated for Chaos by
         # the weight's sign per player to move.
+        # `eval_start` logits per point of the evaluation from the start: the untrained policy
+        # then plays as `search:depth=1` does (softly), and PPO learns what that misses.
         if self.evals:
-            self.eval_weights = nn.Parameter(torch.zeros(2))
+            self.eval_weights = nn.Parameter(torch.tensor([-float(eval_start), float(eval_start)]))
         # With lines: a table per player to move, quarter of the game, class of line and line
         # pattern. A move's logit gains the table's values of its lines after it less their
         # values now (the n-tuple evaluation's afterstate difference, learned by PPO); the
@@ -213,6 +223,7 @@ class EntropyPolicy(nn.Module):
             "gains": int(self.gains),
             "lines": int(self.lines),
             "evals": int(self.evals),
+            "eval_start": self.eval_start,
         }
 
     def logits_and_value(self, observations: torch.Tensor) -> Tuple[torch.Tensor, torch.Tensor]:

@@ -211,6 +211,14 @@ def policy_settings(config: Dict[str, Dict[str, Any]]) -> Dict[str, int]:
     )
 
 
+def policy_parameters(policy: Any) -> Dict[str, Any]:
+    """The parameters that shape only the logits: the heads, the pass, the gains', evaluation's
+    and line tables' weights. The heads start at zero, so while these stay as they started the
+    trunk and the value learn and the policy plays as it started."""
+    names = ("heads.", "passing.", "gain_weights", "eval_weights", "line_policy")
+    return {name: p for name, p in policy.named_parameters() if name.startswith(names)}
+
+
 def make_vecenv(config: Dict[str, Dict[str, Any]], opponents: List[str], seed: int) -> Any:
     """PufferLib's Serial vector over ``subenvs`` EntropyPuffer environments, one opponent each."""
     import pufferlib.vector
@@ -530,6 +538,11 @@ def main(argv: Optional[List[str]] = None) -> int:
     if not rows:
         checkpoint()
     next_eval = train_seconds + interval
+    # The critic's warm-up: the policy's own parameters held while the value learns first.
+    # (Restored after every update rather than frozen: the compiled graphs keep the gradients
+    # they were traced with, so a parameter frozen at the start would stay frozen.)
+    warmup = int(config["warmup"]["critic_steps"])
+    held = {name: p.detach().clone() for name, p in policy_parameters(policy).items()} if trainer.global_step < warmup else {}
     deadline = args.minutes * 60
     while trainer.global_step < total and train_seconds < deadline:
         wanted = stage_at(stages, trainer.global_step / total)
@@ -541,6 +554,13 @@ def main(argv: Optional[List[str]] = None) -> int:
         trainer.evaluate()
         trainer.train()
         train_seconds += time.time() - t
+        if held:
+            with torch.no_grad():
+                for name, p in policy_parameters(policy).items():
+                    p.copy_(held[name])
+        if held and trainer.global_step >= warmup:
+            held = {}
+            print(f"train_ppo: the critic's warm-up ends at {trainer.global_step:,} steps", flush=True)
         if train_seconds >= next_eval:
             checkpoint()
             next_eval = train_seconds + interval

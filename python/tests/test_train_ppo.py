@@ -37,6 +37,30 @@ def test_the_policy_gives_legal_actions_only_and_starts_uniform(observation):
     assert env.stats()["illegal"] == 0
 
 
+def test_eval_start_makes_the_untrained_policy_the_one_move_lookahead():
+    # Untrained with `eval_start` s, a legal action's logit is s per point of what it does to
+    # the engine's evaluation (the observation holds tens of points), negated for Chaos: its
+    # most likely action is the one `search:depth=1` values best.
+    from hyle_entropy.ppo_policy import EVAL_SCALE, EVALS_SIZE, GAINS_SIZE, LINES_SIZE, PLANES_SIZE
+
+    env = EntropyVecEnv(num_envs=8, role="random", opponent="random", seed=4, mask_in_observation=True, observation="evals")
+    obs = env.reset()
+    policy = EntropyPolicy(channels=4, blocks=1, hidden=4, evals=1, eval_start=3)
+    start = PLANES_SIZE + GAINS_SIZE + LINES_SIZE
+    with torch.no_grad():
+        for _ in range(30):
+            x = torch.from_numpy(obs)
+            logits, _ = policy(x)
+            changes = x[:, start : start + EVALS_SIZE]
+            order = x[:, PLANES_SIZE - 2 : PLANES_SIZE - 1]  # 1 when Order is to move
+            expected = EVAL_SCALE * 3.0 * (2 * order - 1) * changes
+            legal = logits > -1e8
+            assert torch.allclose(logits[legal], expected[legal])
+            best = torch.where(legal, (2 * order - 1) * changes, torch.full_like(changes, -1e9)).argmax(dim=1)
+            assert torch.equal(logits.argmax(dim=1), best)
+            obs, _, _, _ = env.step(logits.argmax(dim=1).numpy())
+
+
 def test_line_terms_are_the_table_differences_of_the_afterstates():
     # The slow way: every legal move played (the engine's afterstates), its board's lines looked
     # up, and the mover's table summed over them, less the same over the board now.
@@ -115,13 +139,48 @@ def test_a_short_training_writes_its_files_and_resumes(tmp_path):
     for name in ("checkpoint.pt", "policy.pt", "ppo.onnx", "curve.png"):
         assert (tmp_path / name).exists(), name
     policy = load_policy(str(tmp_path / "policy.pt"))
-    assert policy.config() == {"channels": 8, "blocks": 1, "hidden": 8, "gains": 1, "lines": 1, "evals": 1}
+    assert policy.config() == {"channels": 8, "blocks": 1, "hidden": 8, "gains": 1, "lines": 1, "evals": 1, "eval_start": 0}
     # The same command with a larger budget resumes from the checkpoint.
     longer = [a.replace("train.total_timesteps=8192", "train.total_timesteps=16384") for a in args]
     assert train_ppo.main(longer) == 0
     rows = list(csv.DictReader(open(tmp_path / "curve.csv")))
     assert int(rows[-1]["steps"]) >= 16384 > first_end
     assert [int(r["steps"]) for r in rows] == sorted(int(r["steps"]) for r in rows)
+
+
+def test_the_critics_warm_up_holds_the_policy(tmp_path):
+    # A policy that starts as the one-move lookahead keeps its logits' parameters through the
+    # warm-up while the value learns.
+    args = ["--out", str(tmp_path), "--minutes", "5", "--threads", "1"]
+    small = [
+        "env.num_envs=64",
+        "env.subenvs=2",
+        "policy.channels=8",
+        "policy.blocks=1",
+        "policy.hidden=8",
+        "policy.eval_start=2",
+        "warmup.critic_steps=100000",
+        "train.compile=False",
+        "train.bptt_horizon=16",
+        "train.minibatch_size=512",
+        "train.max_minibatch_size=512",
+        "train.total_timesteps=4096",
+        "eval.games=4",
+        "eval.interval=1000",
+        "curriculum.0.0=greedy greedy",
+        "curriculum.0.03=greedy greedy",
+        "curriculum.0.1=greedy greedy",
+    ]
+    for item in small:
+        args += ["--set", item]
+    assert train_ppo.main(args) == 0
+    trained = load_policy(str(tmp_path / "policy.pt"))
+    start = EntropyPolicy(**trained.config())
+    held = train_ppo.policy_parameters(start)
+    for name, p in trained.named_parameters():
+        same = torch.equal(p, dict(start.named_parameters())[name])
+        assert same == (name in held), name
+    assert torch.equal(trained.eval_weights, torch.tensor([-2.0, 2.0]))
 
 
 def test_bad_configs_are_refused_with_the_reason(tmp_path):
