@@ -178,11 +178,10 @@ class EntropyPolicy(nn.Module):
         # With gains: a learned weight on each action's own gain (placement now, Order's best
         # reply to it, slide now), added to the logits the trunk gives.
         self.gain_weights = nn.Parameter(torch.zeros(3))
-        # With evals: a learned weight (times EVAL_SCALE, from 0: the untrained policy stays the
-        # random bot) on each action's change of the linear evaluation, negated for Chaos by
-        # the weight's sign per player to move.
-        # `eval_start` logits per point of the evaluation from the start: the untrained policy
-        # then plays as `search:depth=1` does (softly), and PPO learns what that misses.
+        # With evals: a learned weight (times EVAL_SCALE) on each action's change of the linear
+        # evaluation, negated for Chaos by the weight's sign per player to move. From 0 the
+        # untrained policy stays the random bot; from `eval_start` logits per point it plays
+        # as `search:depth=1` does (softly), and PPO learns what that misses.
         if self.evals:
             self.eval_weights = nn.Parameter(torch.tensor([-float(eval_start), float(eval_start)]))
         # With lines: a table per player to move, quarter of the game, class of line and line

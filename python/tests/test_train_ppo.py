@@ -113,24 +113,32 @@ def test_slide_cells_follow_the_action_layout():
     assert (int(origin[-1]), int(destination[-1])) == (48, 41)
 
 
-def test_a_short_training_writes_its_files_and_resumes(tmp_path):
-    small = [
-        "env.num_envs=64",
-        "env.subenvs=2",
-        "policy.channels=8",
-        "policy.blocks=1",
-        "policy.hidden=8",
-        "train.compile=False",
-        "train.bptt_horizon=16",
-        "train.minibatch_size=512",
-        "train.max_minibatch_size=512",
-        "train.total_timesteps=8192",
-        "eval.games=8",
-        "eval.interval=1000",
-    ]
+# A tiny policy on 64 games, uncompiled: a smoke training in seconds.
+SMALL = [
+    "env.num_envs=64",
+    "env.subenvs=2",
+    "policy.channels=8",
+    "policy.blocks=1",
+    "policy.hidden=8",
+    "train.compile=False",
+    "train.bptt_horizon=16",
+    "train.minibatch_size=512",
+    "train.max_minibatch_size=512",
+    "eval.interval=1000",
+]
+
+
+def small_run(tmp_path, settings):
+    """train_ppo's arguments for a smoke training into ``tmp_path`` with these ``--set``s."""
     args = ["--out", str(tmp_path), "--minutes", "5", "--threads", "1"]
-    for item in small + ["curriculum.0.0=random greedy", "curriculum.0.03=greedy greedy", "curriculum.0.1=greedy greedy"]:
+    for item in SMALL + settings:
         args += ["--set", item]
+    return args
+
+
+def test_a_short_training_writes_its_files_and_resumes(tmp_path):
+    curriculum = ["curriculum.0.0=random greedy", "curriculum.0.03=greedy greedy", "curriculum.0.1=greedy greedy"]
+    args = small_run(tmp_path, ["train.total_timesteps=8192", "eval.games=8"] + curriculum)
     assert train_ppo.main(args) == 0
     rows = list(csv.DictReader(open(tmp_path / "curve.csv")))
     assert [int(r["steps"]) for r in rows][0] == 0
@@ -151,28 +159,9 @@ def test_a_short_training_writes_its_files_and_resumes(tmp_path):
 def test_the_critics_warm_up_holds_the_policy(tmp_path):
     # A policy that starts as the one-move lookahead keeps its logits' parameters through the
     # warm-up while the value learns.
-    args = ["--out", str(tmp_path), "--minutes", "5", "--threads", "1"]
-    small = [
-        "env.num_envs=64",
-        "env.subenvs=2",
-        "policy.channels=8",
-        "policy.blocks=1",
-        "policy.hidden=8",
-        "policy.eval_start=2",
-        "warmup.critic_steps=100000",
-        "train.compile=False",
-        "train.bptt_horizon=16",
-        "train.minibatch_size=512",
-        "train.max_minibatch_size=512",
-        "train.total_timesteps=4096",
-        "eval.games=4",
-        "eval.interval=1000",
-        "curriculum.0.0=greedy greedy",
-        "curriculum.0.03=greedy greedy",
-        "curriculum.0.1=greedy greedy",
-    ]
-    for item in small:
-        args += ["--set", item]
+    greedy = ["curriculum.0.0=greedy greedy", "curriculum.0.03=greedy greedy", "curriculum.0.1=greedy greedy"]
+    warm_up = ["policy.eval_start=2", "warmup.critic_steps=100000", "train.total_timesteps=4096", "eval.games=4"]
+    args = small_run(tmp_path, warm_up + greedy)
     assert train_ppo.main(args) == 0
     trained = load_policy(str(tmp_path / "policy.pt"))
     start = EntropyPolicy(**trained.config())
