@@ -474,7 +474,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     resumed = None
     if run.checkpoint.exists() and not args.fresh:
         resumed = torch.load(run.checkpoint, map_location="cpu", weights_only=False)
-        if resumed["config"] != policy.config():
+        # A checkpoint written before a setting existed holds that setting's default.
+        if {"eval_start": 0, **resumed["config"]} != policy.config():
             raise SystemExit(f"train_ppo: {run.checkpoint} holds a policy {resumed['config']}, the config asks for {policy.config()}: use --fresh or another --out")
         policy.load_state_dict(resumed["weights"])
         torch.set_rng_state(resumed["torch_rng"])

@@ -148,7 +148,11 @@ def test_a_short_training_writes_its_files_and_resumes(tmp_path):
         assert (tmp_path / name).exists(), name
     policy = load_policy(str(tmp_path / "policy.pt"))
     assert policy.config() == {"channels": 8, "blocks": 1, "hidden": 8, "gains": 1, "lines": 1, "evals": 1, "eval_start": 0}
-    # The same command with a larger budget resumes from the checkpoint.
+    # The same command with a larger budget resumes from the checkpoint, also one written
+    # before `eval_start` existed.
+    saved = torch.load(tmp_path / "checkpoint.pt", weights_only=False)
+    del saved["config"]["eval_start"]
+    torch.save(saved, tmp_path / "checkpoint.pt")
     longer = [a.replace("train.total_timesteps=8192", "train.total_timesteps=16384") for a in args]
     assert train_ppo.main(longer) == 0
     rows = list(csv.DictReader(open(tmp_path / "curve.csv")))
