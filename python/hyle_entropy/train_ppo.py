@@ -202,13 +202,25 @@ def policy_settings(config: Dict[str, Dict[str, Any]]) -> Dict[str, int]:
     observation = str(config["env"]["observation"])
     if observation not in ("planes", "gains", "lines", "evals"):
         raise SystemExit(f"train_ppo: env.observation {observation!r}: use planes, gains, lines or evals")
-    settings = {k: int(v) for k, v in config["policy"].items()}
+    for key, value in config["policy"].items():
+        if not isinstance(value, int):
+            raise SystemExit(f"train_ppo: policy.{key} {value!r}: use a whole number")
+    settings = dict(config["policy"])
     return dict(
         settings,
         gains=int(observation != "planes"),
         lines=int(observation in ("lines", "evals")),
         evals=int(observation == "evals"),
     )
+
+
+def critic_steps(config: Dict[str, Dict[str, Any]]) -> int:
+    """The critic's warm-up, in steps: ``warmup.critic_steps`` (0 where a config written before
+    it has no [warmup])."""
+    steps = config.get("warmup", {}).get("critic_steps", 0)
+    if not isinstance(steps, int) or steps < 0:
+        raise SystemExit(f"train_ppo: warmup.critic_steps {steps!r}: use a whole number of steps (0: no warm-up)")
+    return steps
 
 
 def policy_parameters(policy: Any) -> Dict[str, Any]:
@@ -471,11 +483,13 @@ def main(argv: Optional[List[str]] = None) -> int:
     keep_freed_memory()
     run = Run(args.out)
     policy = EntropyPolicy(**policy_settings(config))
+    warmup = critic_steps(config)
     resumed = None
     if run.checkpoint.exists() and not args.fresh:
         resumed = torch.load(run.checkpoint, map_location="cpu", weights_only=False)
-        # A checkpoint written before a setting existed holds that setting's default.
-        if {"eval_start": 0, **resumed["config"]} != policy.config():
+        # Read through the constructor, so that a checkpoint written before a setting existed
+        # holds that setting's default.
+        if EntropyPolicy(**resumed["config"]).config() != policy.config():
             raise SystemExit(f"train_ppo: {run.checkpoint} holds a policy {resumed['config']}, the config asks for {policy.config()}: use --fresh or another --out")
         policy.load_state_dict(resumed["weights"])
         torch.set_rng_state(resumed["torch_rng"])
@@ -542,8 +556,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     # The critic's warm-up: the policy's own parameters held while the value learns first.
     # (Restored after every update rather than frozen: the compiled graphs keep the gradients
     # they were traced with, so a parameter frozen at the start would stay frozen.)
-    warmup = int(config["warmup"]["critic_steps"])
-    held = {name: p.detach().clone() for name, p in policy_parameters(policy).items()} if trainer.global_step < warmup else {}
+    held = [(p, p.detach().clone()) for p in policy_parameters(policy).values()] if trainer.global_step < warmup else []
     deadline = args.minutes * 60
     while trainer.global_step < total and train_seconds < deadline:
         wanted = stage_at(stages, trainer.global_step / total)
@@ -557,10 +570,10 @@ def main(argv: Optional[List[str]] = None) -> int:
         train_seconds += time.time() - t
         if held:
             with torch.no_grad():
-                for name, p in policy_parameters(policy).items():
-                    p.copy_(held[name])
+                for p, start in held:
+                    p.copy_(start)
         if held and trainer.global_step >= warmup:
-            held = {}
+            held = []
             print(f"train_ppo: the critic's warm-up ends at {trainer.global_step:,} steps", flush=True)
         if train_seconds >= next_eval:
             checkpoint()

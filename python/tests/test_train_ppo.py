@@ -170,8 +170,9 @@ def test_the_critics_warm_up_holds_the_policy(tmp_path):
     trained = load_policy(str(tmp_path / "policy.pt"))
     start = EntropyPolicy(**trained.config())
     held = train_ppo.policy_parameters(start)
+    initial = dict(start.named_parameters())
     for name, p in trained.named_parameters():
-        same = torch.equal(p, dict(start.named_parameters())[name])
+        same = torch.equal(p, initial[name])
         assert same == (name in held), name
     assert torch.equal(trained.eval_weights, torch.tensor([-2.0, 2.0]))
 
@@ -181,6 +182,10 @@ def test_bad_configs_are_refused_with_the_reason(tmp_path):
         train_ppo.main(["--out", str(tmp_path), "--set", "learning_rate=1"])
     with pytest.raises(SystemExit, match="names 1 opponents for 8"):
         train_ppo.main(["--out", str(tmp_path), "--set", "curriculum.0.5=greedy"])
+    with pytest.raises(SystemExit, match="warmup.critic_steps 'soon': use a whole number"):
+        train_ppo.main(["--out", str(tmp_path), "--set", "warmup.critic_steps=soon"])
+    with pytest.raises(SystemExit, match="policy.eval_start 1.5: use a whole number"):
+        train_ppo.main(["--out", str(tmp_path), "--set", "policy.eval_start=1.5"])
 
 
 def test_the_pytorch_advantage_matches_pufferlibs_kernel():
