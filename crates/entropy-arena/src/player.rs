@@ -384,15 +384,16 @@ pub enum PlayerSpec {
 
 impl PlayerSpec {
     /// Reads a player from the command line: `bot:NAME` or `cmd:COMMAND` explicitly, otherwise
-    /// a built-in bot's name, otherwise a command.
+    /// a built-in bot's name (the network bots' too in a build without them, which
+    /// [`PlayerSpec::validate`] then refuses with the reason), otherwise a command.
     pub fn parse(text: &str) -> PlayerSpec {
+        let base = text.split(':').next().unwrap_or(text);
         if let Some(name) = text.strip_prefix("bot:") {
             PlayerSpec::Builtin(name.to_owned())
         } else if let Some(command) = text.strip_prefix("cmd:") {
             PlayerSpec::Command(command.to_owned())
-        } else if entropy_engine::BOTS
-            .iter()
-            .any(|b| b.name == text.split(':').next().unwrap_or(text))
+        } else if entropy_engine::BOTS.iter().any(|b| b.name == base)
+            || entropy_engine::NETWORK_BOTS.contains(&base)
         {
             PlayerSpec::Builtin(text.to_owned())
         } else {
@@ -473,6 +474,14 @@ mod tests {
         );
         assert_eq!(PlayerSpec::parse("./mybot").short_label(), "mybot");
         assert!(PlayerSpec::parse("cmd: ").validate().is_err());
+        // The network bots are bots in every build: one without them says why, rather than
+        // running a program called `ppo`.
+        for name in ["ppo", "pnet:model=x.onnx", "wnet"] {
+            assert!(matches!(PlayerSpec::parse(name), PlayerSpec::Builtin(_)), "{name}");
+        }
+        if let Err(e) = PlayerSpec::parse("ppo").validate() {
+            assert!(e.contains("build with --features wnet"), "{e}");
+        }
     }
 
     #[test]

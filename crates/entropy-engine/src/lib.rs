@@ -21,4 +21,4 @@ pub mod playout;
 pub mod search;
 
 pub use bot::{Bot, Budget};
-pub use bots::{make_bot, BotInfo, UnknownBot, BOTS};
+pub use bots::{make_bot, BotInfo, UnknownBot, BOTS, NETWORK_BOTS};

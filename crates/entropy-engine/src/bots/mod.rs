@@ -128,6 +128,10 @@ const PPO: BotInfo = BotInfo {
 #[cfg(feature = "wnet")]
 pub const BOTS: &[BotInfo] = bot_list!(WNET, PNET, PPO);
 
+/// The bots that need the `wnet` feature (a network runtime). Their names are taken in every
+/// build, so that one without the feature says so instead of running a program of that name.
+pub const NETWORK_BOTS: [&str; 3] = ["wnet", "pnet", "ppo"];
+
 /// Every built-in bot, weakest first.
 #[cfg(not(feature = "wnet"))]
 pub const BOTS: &[BotInfo] = bot_list!();
