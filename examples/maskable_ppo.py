@@ -5,7 +5,9 @@ PufferLib's PuffeRL, on CPU.
     pip install "hyle-entropy[puffer]" sb3-contrib
     python examples/maskable_ppo.py --minutes 30 --out runs/maskable
 
-It reads the same ``entropy.ini`` (the [env], [policy], [curriculum] and [eval] sections; the
+It reads train_ppo's configs, the package's ``plan.ini`` by default (the plan's run: from the
+random bot, curriculum from random to greedy; entropy.ini's other settings) and ``--config
+entropy.ini`` for the default's; the [env], [policy], [curriculum] and [eval] sections; the
 learning settings of [train] that MaskablePPO has: learning rate, gamma, GAE lambda, clip,
 value and entropy coefficients, gradient norm, epochs, minibatch) and writes the same
 ``curve.csv`` (steps, minutes, score as Order and conceded as Chaos against greedy, steps per
@@ -18,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import sys
 import time
 from pathlib import Path
 from typing import Any, Dict, List
@@ -208,11 +211,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, default=Path("runs/maskable"), help="where curve.csv goes")
     parser.add_argument("--minutes", type=float, default=30.0, help="training wall time (evaluations excluded)")
-    parser.add_argument("--config", type=Path, default=train_ppo.CONFIG)
+    parser.add_argument("--config", type=Path, default=train_ppo.CONFIG.with_name("plan.ini"), help="train_ppo's config (default: the package's plan.ini)")
     parser.add_argument("--set", action="append", default=[], metavar="SECTION.KEY=VALUE")
     parser.add_argument("--n-steps", type=int, default=32, help="steps per game per rollout (train_ppo's bptt_horizon)")
     args = parser.parse_args()
     config = train_ppo.load_config(args.config, args.set)
+    if train_ppo.critic_steps(config):
+        print("maskable_ppo: MaskablePPO has no warm-up: warmup.critic_steps is ignored", file=sys.stderr)
     stages = train_ppo.curriculum(config)
     seed = int(config["base"]["seed"])
     t = config["train"]

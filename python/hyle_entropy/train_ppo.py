@@ -3,10 +3,13 @@
 train.device=cuda`` on a GPU).
 
     pip install "hyle-entropy[puffer]"      # pufferlib-core, torch, onnx, matplotlib
-    python -m hyle_entropy.train_ppo --out runs/ppo      # 30 M steps: 55 minutes on 2 cores
+    python -m hyle_entropy.train_ppo --out runs/ppo      # 30 M steps: 83 minutes on 2 cores
 
-The plan's curriculum (random opponents, then greedy ones; ``entropy.ini``'s [curriculum]),
-one policy for both roles. Every ``eval.interval`` seconds it plays ``eval.games`` games in each
+By default the untrained policy plays as ``search:depth=1`` does (``policy.eval_start``), holds
+its logits while the value learns (``warmup.critic_steps``) and trains against greedy and the
+one-move lookahead (``entropy.ini``'s [curriculum]); ``--config plan.ini`` is the plan's own
+run, from the random bot with its curriculum from random to greedy opponents. One policy for
+both roles. Every ``eval.interval`` seconds it plays ``eval.games`` games in each
 role against greedy (the plan's benchmark: > 100 as Order, < 50 conceded as Chaos), prints a
 progress line, appends the learning curve to ``OUT/curve.csv`` (and redraws ``OUT/curve.png``),
 and saves ``OUT/checkpoint.pt`` (weights, optimizer, steps, curve), ``OUT/policy.pt`` and
@@ -56,11 +59,22 @@ def literal(text: str) -> Any:
 
 
 def load_config(path: Path, overrides: List[str]) -> Dict[str, Dict[str, Any]]:
-    """The ini file as nested dicts, with ``section.key=value`` overrides applied."""
-    parser = configparser.ConfigParser(inline_comment_prefixes=("#",))
-    parser.optionxform = str  # keys keep their case ("0.03" stays a key)
+    """The ini file as nested dicts, with ``section.key=value`` overrides applied. A file
+    whose ``[base]`` names ``inherit = FILE`` (beside it) holds only what differs from that
+    file's settings; a bare name not found here is one of the package's configs
+    (``plan.ini``)."""
+    path = Path(path)
+    if not path.exists() and path.parent == Path(".") and CONFIG.with_name(path.name).exists():
+        path = CONFIG.with_name(path.name)
+    parser = ini_parser()
     if not parser.read(path):
         raise SystemExit(f"train_ppo: cannot read the config {path}")
+    inherit = parser.get("base", "inherit", fallback=None)
+    if inherit:
+        base = path.parent / inherit
+        parser = ini_parser()
+        if parser.read([base, path]) != [str(base), str(path)]:
+            raise SystemExit(f"train_ppo: cannot read {base}, which the config {path} inherits")
     config = {section: {k: literal(v) for k, v in parser[section].items()} for section in parser.sections()}
     for item in overrides:
         key, sep, value = item.partition("=")
@@ -69,6 +83,12 @@ def load_config(path: Path, overrides: List[str]) -> Dict[str, Dict[str, Any]]:
             raise SystemExit(f"train_ppo: --set {item!r}: use SECTION.KEY=VALUE with a section of {path.name}")
         config[section][name] = literal(value)
     return config
+
+
+def ini_parser() -> configparser.ConfigParser:
+    parser = configparser.ConfigParser(inline_comment_prefixes=("#",))
+    parser.optionxform = str  # keys keep their case ("0.03" stays a key)
+    return parser
 
 
 def curriculum(config: Dict[str, Dict[str, Any]]) -> List[Tuple[float, List[str]]]:
@@ -496,7 +516,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     # PuffeRL keeps its buffers on train.device and expects the policy there.
     policy = policy.to(train["device"])
 
-    stage = resumed["stage"] if resumed else 0
+    # The stage for the steps played (a resumed run's config may have other stages).
+    stage = stage_at(stages, resumed["global_step"] / total) if resumed else 0
     # Each resume draws new deals (the seed moves on with the steps already played).
     env_seed = seed * 1_000_003 + (resumed["global_step"] if resumed else 0)
     vecenv = make_vecenv(config, stages[stage][1], env_seed)

@@ -137,8 +137,10 @@ def small_run(tmp_path, settings):
 
 
 def test_a_short_training_writes_its_files_and_resumes(tmp_path):
+    # From the random bot (the resume below reads a checkpoint from before `eval_start`).
     curriculum = ["curriculum.0.0=random greedy", "curriculum.0.03=greedy greedy", "curriculum.0.1=greedy greedy"]
-    args = small_run(tmp_path, ["train.total_timesteps=8192", "eval.games=8"] + curriculum)
+    start = ["policy.eval_start=0", "warmup.critic_steps=0"]
+    args = small_run(tmp_path, ["train.total_timesteps=8192", "eval.games=8"] + start + curriculum)
     assert train_ppo.main(args) == 0
     rows = list(csv.DictReader(open(tmp_path / "curve.csv")))
     assert [int(r["steps"]) for r in rows][0] == 0
@@ -175,6 +177,31 @@ def test_the_critics_warm_up_holds_the_policy(tmp_path):
         same = torch.equal(p, initial[name])
         assert same == (name in held), name
     assert torch.equal(trained.eval_weights, torch.tensor([-2.0, 2.0]))
+
+
+def test_the_default_starts_from_the_lookahead_and_plan_ini_from_the_random_bot():
+    default = train_ppo.load_config(train_ppo.CONFIG, [])
+    assert default["policy"]["eval_start"] == 2 and default["warmup"]["critic_steps"] == 1_000_000
+    stages = train_ppo.curriculum(default)
+    assert [start for start, _ in stages] == [0.0]
+    assert sorted(set(stages[0][1])) == ["greedy", "search:depth=1,model=0,weak=0,tt=1"]
+    # plan.ini, by its bare name: entropy.ini's settings but the plan's own.
+    plan = train_ppo.load_config("plan.ini", ["env.observation=gains"])
+    assert plan["policy"]["eval_start"] == 0 and plan["warmup"]["critic_steps"] == 0
+    assert [(start, sorted(set(names))) for start, names in train_ppo.curriculum(plan)] == [
+        (0.0, ["random"]),
+        (0.03, ["greedy", "random"]),
+        (0.1, ["greedy", "random"]),
+    ]
+    assert plan["env"]["observation"] == "gains"
+    assert {k: v for k, v in plan["train"].items()} == default["train"]
+
+
+def test_a_config_that_inherits_a_missing_file_is_refused(tmp_path):
+    config = tmp_path / "mine.ini"
+    config.write_text("[base]\ninherit = nowhere.ini\n")
+    with pytest.raises(SystemExit, match="cannot read .*nowhere.ini, which the config .*mine.ini inherits"):
+        train_ppo.load_config(config, [])
 
 
 def test_bad_configs_are_refused_with_the_reason(tmp_path):

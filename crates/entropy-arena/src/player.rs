@@ -477,7 +477,10 @@ mod tests {
         // The network bots are bots in every build: one without them says why, rather than
         // running a program called `ppo`.
         for name in ["ppo", "pnet:model=x.onnx", "wnet"] {
-            assert!(matches!(PlayerSpec::parse(name), PlayerSpec::Builtin(_)), "{name}");
+            assert!(
+                matches!(PlayerSpec::parse(name), PlayerSpec::Builtin(_)),
+                "{name}"
+            );
         }
         if let Err(e) = PlayerSpec::parse("ppo").validate() {
             assert!(e.contains("build with --features wnet"), "{e}");
