@@ -86,6 +86,7 @@ def load_config(path: Path, overrides: List[str]) -> Dict[str, Dict[str, Any]]:
 
 
 def ini_parser() -> configparser.ConfigParser:
+    """A parser for train_ppo's configs: ``#`` comments after values, keys as written."""
     parser = configparser.ConfigParser(inline_comment_prefixes=("#",))
     parser.optionxform = str  # keys keep their case ("0.03" stays a key)
     return parser
