@@ -194,7 +194,7 @@ def test_the_default_starts_from_the_lookahead_and_plan_ini_from_the_random_bot(
         (0.1, ["greedy", "random"]),
     ]
     assert plan["env"]["observation"] == "gains"
-    assert {k: v for k, v in plan["train"].items()} == default["train"]
+    assert plan["train"] == default["train"]
 
 
 def test_a_config_that_inherits_a_missing_file_is_refused(tmp_path):

@@ -182,7 +182,8 @@ pub fn make_bot(name: &str, seed: u64) -> Result<Box<dyn Bot>, UnknownBot> {
     let (base, options) = name.split_once(':').unwrap_or((name, ""));
     if !options.is_empty()
         && !base.starts_with("search")
-        && !matches!(base, "net" | "wnet" | "pnet" | "ppo" | "expecti")
+        && !matches!(base, "net" | "expecti")
+        && !NETWORK_BOTS.contains(&base)
     {
         return Err(UnknownBot(format!(
             "{name} (only search, expecti and the network bots take options)"
