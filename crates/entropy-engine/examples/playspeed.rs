@@ -1,8 +1,7 @@
 //! The time a persistent searcher (its table kept from move to move, as in play) takes to search
 //! every decision of a few greedy games to a fixed depth, as in play.
 //! Arguments: the depth (6), and the leaves' evaluation: `linear` (the default) or `net` (the
-//! shipped n-tuple model, as `search:eval=net`); and `merge` 1 to search the colours absent
-//! from the board as one at chance nodes (as `search:merge=1`), 0 (the default) not.
+//! shipped n-tuple model, as `search:eval=net`).
 use entropy_core::{Position, Size};
 use entropy_engine::bots::make_bot;
 use entropy_engine::eval::LinearEval;
@@ -15,7 +14,6 @@ mod common;
 fn main() {
     let depth: u32 = common::arg(1, 6);
     let leaves: String = common::arg(2, "linear".to_owned());
-    let merge: u32 = common::arg(3, 0);
     let eval = match leaves.as_str() {
         "net" => BotEval::NTuple(NTupleEval::trained()),
         _ => BotEval::Linear(LinearEval::trained()),
@@ -34,13 +32,7 @@ fn main() {
                 // Early and mid-game decisions: the end is solved at any depth.
                 if position.board().vacant_count() > 12 {
                     let t = std::time::Instant::now();
-                    let r = searcher.search(
-                        &position,
-                        Limits {
-                            merge: merge == 1,
-                            ..Limits::depth(depth)
-                        },
-                    );
+                    let r = searcher.search(&position, Limits::depth(depth));
                     seconds += t.elapsed().as_secs_f64();
                     nodes += r.nodes;
                 }
@@ -49,5 +41,5 @@ fn main() {
             }
         }
     }
-    println!("depth {depth}, {leaves} leaves, merge {merge}: {seconds:.2} s, {nodes} nodes");
+    println!("depth {depth}, {leaves} leaves: {seconds:.2} s, {nodes} nodes");
 }

@@ -115,8 +115,8 @@ fn endgames_are_solved_exactly() {
     );
 }
 
-/// The evaluations give a position and its recolourings one value, which is what lets
-/// chance nodes search the colours absent from the board as one (`Limits::merge`).
+/// The evaluations give a position and its recolourings one value: they see patterns of
+/// colours, never which colour is which.
 #[test]
 fn evaluations_ignore_which_colour_is_which() {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
@@ -132,56 +132,6 @@ fn evaluations_ignore_which_colour_is_which() {
             assert!((a - b).abs() < 1e-9, "{a} vs {b} at {pos:?}");
         }
     }
-}
-
-/// Searching the colours absent from the board once for all at chance nodes gives every
-/// search the same value, over fewer positions.
-#[test]
-fn merging_the_absent_colours_keeps_the_values_and_cuts_the_tree() {
-    let eval = LinearEval::trained();
-    let (mut plain, mut merged) = (0, 0);
-    for seed in 0..8u64 {
-        let mut pos = random_position(seed, Size::SEVEN, 3 * seed as usize);
-        if pos.to_move().is_none() {
-            let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-            pos.play_unchecked(random_move(&pos, &mut rng));
-        }
-        for depth in 1..=5 {
-            let search = |merge: bool| {
-                let mut searcher = Searcher::new(eval.clone(), 8);
-                searcher.search(
-                    &pos,
-                    Limits {
-                        merge,
-                        ..Limits::depth(depth)
-                    },
-                )
-            };
-            let (off, on) = (search(false), search(true));
-            assert!(
-                (off.value - on.value).abs() < 1e-6,
-                "depth {depth}: {} merged vs {} at {pos:?}",
-                on.value,
-                off.value
-            );
-            plain += off.nodes;
-            merged += on.nodes;
-        }
-        if pos.board().vacant_count() > 40 {
-            let mut searcher = Searcher::new(eval.clone(), 8);
-            let limits = Limits {
-                merge: true,
-                ..Limits::depth(3)
-            };
-            let value = searcher.search(&pos, limits).value;
-            let exact = expectimax(&pos, 3, &eval);
-            assert!((value - exact).abs() < 1e-3, "{value} vs {exact}");
-        }
-    }
-    assert!(
-        merged * 10 < plain * 8,
-        "{merged} positions merged vs {plain} plain"
-    );
 }
 
 #[test]

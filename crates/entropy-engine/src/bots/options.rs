@@ -77,7 +77,7 @@ pub struct SearchOption {
     /// What the value is (`N`, `MS`, `FILE`, `0|1`).
     pub value: &'static str,
     /// What it is for: `limits`, `evaluation`, `opponent`, or an experiment on the test
-    /// ladder (`time`, `shape`), which becomes the default or leaves the code.
+    /// ladder (`time`), which becomes the default or leaves the code.
     pub group: &'static str,
     /// What it does.
     pub help: &'static str,
@@ -279,17 +279,6 @@ pub const SEARCH_OPTIONS: &[SearchOption] = &[
         help: "the time profile's mid-game bump: turn x weighs 0.5 / X + sin(pi x)^X (1)",
         set: |s, v| {
             s.options.peak = real(v)?.clamp(0.25, 16.0);
-            Ok(())
-        },
-    },
-    SearchOption {
-        key: "merge",
-        value: "0|1",
-        group: "shape",
-        help: "1: at chance nodes, the colours not yet on the board (interchangeable: the same \
-               value) are searched once for all; 0 (the default) once each",
-        set: |s, v| {
-            s.options.merge = flag(v)?;
             Ok(())
         },
     },

@@ -42,8 +42,6 @@ pub struct SearchOptions {
     pub hard_share: f64,
     /// With the clock: how sharply the time profile peaks mid-game ([`time::allot`]).
     pub peak: f64,
-    /// Chance nodes search the colours absent from the board as one ([`Limits::merge`]).
-    pub merge: bool,
 }
 
 impl Default for SearchOptions {
@@ -56,7 +54,6 @@ impl Default for SearchOptions {
             unfinished: true,
             hard_share: 1.0,
             peak: 1.0,
-            merge: false,
         }
     }
 }
@@ -225,7 +222,7 @@ impl Bot for SearchBot {
     }
 
     fn choose(&mut self, position: &Position, budget: Budget) -> Move {
-        let mut limits = match self.options.limits {
+        let limits = match self.options.limits {
             Some(limits) => limits,
             None => {
                 let allotted = time::allot(
@@ -265,7 +262,6 @@ impl Bot for SearchBot {
             };
             self.searcher.set_model(model);
         }
-        limits.merge |= self.options.merge;
         let result = self.searcher.search(position, limits);
         let best = result.best;
         self.observer.played(position, best);

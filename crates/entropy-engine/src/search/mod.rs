@@ -59,9 +59,6 @@ pub struct Limits {
     /// move first, and any move it then finishes with a higher value is better by a deeper
     /// search. Off, a stopped iteration is thrown away.
     pub unfinished: bool,
-    /// At chance nodes, the colours not yet on the board are searched as one: drawing any of
-    /// them gives positions that are the same up to a recolouring, of the same value.
-    pub merge: bool,
 }
 
 impl Limits {
@@ -236,7 +233,6 @@ impl<E: Evaluator> Searcher<E> {
             model: self.model,
             no_pass_at_root: no_pass,
             unfinished_root: limits.unfinished,
-            merge_absent: limits.merge,
             tree,
         }
     }

@@ -48,8 +48,6 @@ pub struct Context<'a, E: Evaluator> {
     /// When stopped, the root hands back its best move among those it finished
     /// ([`super::Limits::unfinished`]).
     pub(super) unfinished_root: bool,
-    /// Chance nodes search the colours absent from the board as one ([`super::Limits::merge`]).
-    pub(super) merge_absent: bool,
     /// Where the exact values of searched positions go, for training on the whole tree
     /// (TreeStrap); `None` in play.
     pub(super) tree: Option<&'a mut Vec<TreeNode>>,
@@ -290,18 +288,7 @@ impl<E: Evaluator> Context<'_, E> {
         // Up to seven colours, on the stack: chance nodes are frequent.
         let mut outcomes = [(0.0f64, *position); 7];
         let mut k = 0;
-        // Colours with none on the board are interchangeable: the positions after drawing any
-        // of them are one position recoloured, of one value, so the first stands for them all.
-        let full = position.size().chips_per_colour();
-        let mut absent: Option<usize> = None;
         for (colour, count) in position.bag().colours() {
-            if self.merge_absent && count == full {
-                if let Some(first) = absent {
-                    outcomes[first].0 += count as f64 / total;
-                    continue;
-                }
-                absent = Some(k);
-            }
             let mut child = *position;
             child.play_unchecked(Move::Draw(colour));
             outcomes[k] = (count as f64 / total, child);
