@@ -464,6 +464,31 @@ def trainer_class() -> Any:
     return Trainer
 
 
+def timer_totals(trainer: Any) -> Dict[str, float]:
+    """PuffeRL's own timers (``trainer.profile``, sampled every fifth epoch): seconds by part."""
+    profile = getattr(trainer, "profile", None)
+    return {name: float(timer["elapsed"]) for name, timer in profile} if profile is not None else {}
+
+
+def time_split(totals: Dict[str, float], before: Dict[str, float]) -> str:
+    """Where the training time went since ``before`` (PuffeRL's timers, :func:`timer_totals`):
+    collection ("eval": the environment, the policy's forward pass) and learning ("train": the
+    forward pass with gradients, then backward and the optimizer's step), in percent of both
+    together. Taking ``before`` after the first epoch leaves out torch.compile's start."""
+    spent = {name: seconds - before.get(name, 0.0) for name, seconds in totals.items()}
+    whole = spent.get("eval", 0.0) + spent.get("train", 0.0)
+    if whole <= 0:
+        return ""
+
+    def share(name: str) -> str:
+        return f"{100 * spent.get(name, 0.0) / whole:.0f}%"
+
+    return (
+        f"collection {share('eval')} (environment {share('env')}, policy {share('eval_forward')}), "
+        f"learning {share('train')} (forward {share('train_forward')}, backward and step {share('learn')})"
+    )
+
+
 def main(argv: Optional[List[str]] = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m hyle_entropy.train_ppo",
@@ -580,6 +605,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     # they were traced with, so a parameter frozen at the start would stay frozen.)
     held = [(p, p.detach().clone()) for p in policy_parameters(policy).values()] if trainer.global_step < warmup else []
     deadline = args.minutes * 60
+    # PuffeRL's timers once the first epoch (which compiles the policy) is over.
+    timers_from: Optional[Dict[str, float]] = None
     while trainer.global_step < total and train_seconds < deadline:
         wanted = stage_at(stages, trainer.global_step / total)
         if wanted != stage:
@@ -590,6 +617,8 @@ def main(argv: Optional[List[str]] = None) -> int:
         trainer.evaluate()
         trainer.train()
         train_seconds += time.time() - t
+        if timers_from is None:
+            timers_from = timer_totals(trainer)
         if held:
             with torch.no_grad():
                 for p, start in held:
@@ -603,7 +632,10 @@ def main(argv: Optional[List[str]] = None) -> int:
     if rows[-1]["steps"] != trainer.global_step:
         checkpoint()
     trainer.utilization.stop()
+    split = time_split(timer_totals(trainer), timers_from or {})
     print(f"train_ppo: {trainer.global_step:,} steps in {train_seconds / 60:.1f} training minutes ({trainer.global_step / max(train_seconds, 1e-9):,.0f} steps/s); files in {run.out}", flush=True)
+    if split:
+        print(f"train_ppo: after the first epoch, {split}", flush=True)
     return 0
 
 

@@ -136,12 +136,13 @@ def small_run(tmp_path, settings):
     return args
 
 
-def test_a_short_training_writes_its_files_and_resumes(tmp_path):
+def test_a_short_training_writes_its_files_and_resumes(tmp_path, capsys):
     # From the random bot (the resume below reads a checkpoint from before `eval_start`).
     curriculum = ["curriculum.0.0=random greedy", "curriculum.0.03=greedy greedy", "curriculum.0.1=greedy greedy"]
     start = ["policy.eval_start=0", "warmup.critic_steps=0"]
     args = small_run(tmp_path, ["train.total_timesteps=8192", "eval.games=8"] + start + curriculum)
     assert train_ppo.main(args) == 0
+    assert "after the first epoch, collection" in capsys.readouterr().out
     rows = list(csv.DictReader(open(tmp_path / "curve.csv")))
     assert [int(r["steps"]) for r in rows][0] == 0
     first_end = int(rows[-1]["steps"])
@@ -160,6 +161,21 @@ def test_a_short_training_writes_its_files_and_resumes(tmp_path):
     rows = list(csv.DictReader(open(tmp_path / "curve.csv")))
     assert int(rows[-1]["steps"]) >= 16384 > first_end
     assert [int(r["steps"]) for r in rows] == sorted(int(r["steps"]) for r in rows)
+
+
+def test_the_time_split_leaves_out_the_first_epoch():
+    before = {"eval": 60.0, "env": 1.0, "eval_forward": 59.0, "train": 40.0, "train_forward": 39.0, "learn": 1.0}
+    totals = {"eval": 110.0, "env": 21.0, "eval_forward": 89.0, "train": 90.0, "train_forward": 69.0, "learn": 21.0}
+    assert train_ppo.time_split(totals, before) == (
+        "collection 50% (environment 20%, policy 30%), learning 50% (forward 30%, backward and step 20%)"
+    )
+    assert train_ppo.time_split(before, before) == ""
+
+    class Timers:
+        profile = {"eval": {"elapsed": 2.0, "start": 0.0}}.items()
+
+    assert train_ppo.timer_totals(Timers()) == {"eval": 2.0}
+    assert train_ppo.timer_totals(object()) == {}
 
 
 def test_the_critics_warm_up_holds_the_policy(tmp_path):
