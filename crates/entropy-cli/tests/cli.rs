@@ -432,3 +432,35 @@ fn the_baseline_script_explains_its_use_and_bad_revisions() {
     assert_eq!(bad.status.code(), Some(2));
     assert!(text(&bad.stderr).contains("no-such-revision-xyz is not a revision"));
 }
+
+#[test]
+fn train_makes_the_folder_of_its_weights_and_refuses_an_impossible_one_before_playing() {
+    let dir = scratch("train-out");
+    let out_path = dir.join("new/folder/weights.txt");
+    let args = |out: &str| {
+        let mut args = vec!["train", "--games", "1", "--generations", "1"];
+        args.extend(["--nodes", "10", "--jobs", "1", "--quiet", "--out"]);
+        args.push(out);
+        args.into_iter().map(str::to_owned).collect::<Vec<_>>()
+    };
+    let out = entropy(
+        &args(out_path.to_str().unwrap())
+            .iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>(),
+        "",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(std::fs::read_to_string(&out_path)
+        .unwrap()
+        .contains("made by: entropy train"));
+    // A folder where a file is: refused at once, naming the path.
+    let blocked = dir.join("new/folder/weights.txt/w.txt");
+    let blocked = blocked.to_str().unwrap();
+    let out = entropy(
+        &args(blocked).iter().map(String::as_str).collect::<Vec<_>>(),
+        "",
+    );
+    assert_fails(&out, 2, &format!("cannot write {blocked}"));
+    assert!(!text(&out.stdout).contains("generation 1"));
+}

@@ -63,6 +63,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
         bail!("--games, --generations and --nodes must be at least 1");
     }
     let start = entropy_train::start_weights(&args.start).map_err(anyhow::Error::msg)?;
+    // Before minutes of self-play, not after: a folder that does not exist yet is made.
+    if let Some(folder) = args.out.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(folder)
+            .with_context(|| format!("cannot write {}", args.out.display()))?;
+    }
     let config = TrainConfig {
         seed: args.seed,
         games: args.games,
