@@ -85,7 +85,6 @@ def train_self_play(
     seed: int = 2023,
     nodes: int = 3000,
     lambda_: float = 0.0,
-    tree_samples: int = 0,
 ) -> str:
     """Self-play game ``game`` of ``entropy train``: its samples as text, one line each."""
     ...

@@ -1,7 +1,7 @@
 """``entropy train`` and ``entropy train-net`` on Ray: their self-play games as Ray tasks.
 
     python -m hyle_entropy.cluster train [--seed 2023] [--games 300] [--generations 4]
-        [--nodes 3000] [--ridge 0.001] [--lambda 0] [--tree-samples 0] [--start hand]
+        [--nodes 3000] [--ridge 0.001] [--lambda 0] [--start hand]
         [--out weights.txt] [--data FILE] [--address ADDR] [--workers K]
 
 A generation plays ``--games`` self-play games of the node-limited searcher with the weights
@@ -53,7 +53,7 @@ def train_key(args: argparse.Namespace, start: Weights) -> dict:
     the starting weights themselves (a start file may change between runs)."""
     digest = hashlib.sha256(json.dumps(start).encode()).hexdigest()[:16]
     return {"seed": args.seed, "games": args.games, "nodes": args.nodes, "ridge": args.ridge,
-            "lambda": args.lambda_, "tree_samples": args.tree_samples, "start": digest}
+            "lambda": args.lambda_, "start": digest}
 
 
 def read_data(path: Path, key: dict) -> Dict[Tuple[int, int], str]:
@@ -93,7 +93,7 @@ def command_line(args: argparse.Namespace) -> str:
     """The command that reproduces the weights, for the weights file's comment."""
     return (f"python -m hyle_entropy.cluster train --seed {args.seed} --games {args.games} "
             f"--generations {args.generations} --nodes {args.nodes} --ridge {args.ridge} "
-            f"--lambda {args.lambda_} --tree-samples {args.tree_samples} --start {args.start}")
+            f"--lambda {args.lambda_} --start {args.start}")
 
 
 def train(args: argparse.Namespace) -> Tuple[Weights, List[str]]:
@@ -131,7 +131,7 @@ def play(ray, workers: int, weights: Weights, generation: int, numbers: List[int
     @ray.remote(max_retries=5, retry_exceptions=False)
     def game(weights: Weights, number: int) -> str:
         return train_self_play(weights, number, seed=args.seed, nodes=args.nodes,
-                               lambda_=args.lambda_, tree_samples=args.tree_samples)
+                               lambda_=args.lambda_)
 
     shared = ray.put(weights)
     label = f"generation {generation}/{args.generations}: {{}}/{args.games} self-play games"
@@ -244,8 +244,6 @@ def add_parser(commands) -> None:
                         help="ridge penalty, relative to each feature's variance")
     parser.add_argument("--lambda", dest="lambda_", type=float, default=0.0,
                         help="weight of the final score in each target (0: the search value)")
-    parser.add_argument("--tree-samples", type=int, default=0,
-                        help="positions taken from inside each search tree (TreeStrap)")
     parser.add_argument("--start", default="hand",
                         help="weights to start from: hand, trained, or a weights file")
     parser.add_argument("--out", type=Path, default=Path("weights.txt"),

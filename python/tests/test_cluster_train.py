@@ -16,7 +16,7 @@ from hyle_entropy._native import train_start  # noqa: E402
 from hyle_entropy.cluster import MatchSpec, main, run_match  # noqa: E402
 
 SETTINGS = ["--games", "4", "--generations", "2", "--nodes", "200", "--seed", "11",
-            "--lambda", "0.25", "--tree-samples", "1"]
+            "--lambda", "0.25"]
 
 
 def entropy_binary():
@@ -55,7 +55,7 @@ def test_training_on_ray_gives_entropy_trains_weights_and_resumes(local_ray, tmp
     # The same games played here, one by one, and fitted: the same weights.
     weights = train_start("hand")
     for generation in (1, 2):
-        texts = [train_self_play(weights, g, seed=11, nodes=200, lambda_=0.25, tree_samples=1)
+        texts = [train_self_play(weights, g, seed=11, nodes=200, lambda_=0.25)
                  for g in range((generation - 1) * 4, generation * 4)]
         for g, text in enumerate(texts, (generation - 1) * 4):
             assert text == next(e["samples"] for e in entries if e["game"] == g)

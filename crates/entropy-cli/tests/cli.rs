@@ -437,19 +437,12 @@ fn the_baseline_script_explains_its_use_and_bad_revisions() {
 fn train_makes_the_folder_of_its_weights_and_refuses_an_impossible_one_before_playing() {
     let dir = scratch("train-out");
     let out_path = dir.join("new/folder/weights.txt");
-    let args = |out: &str| {
+    let train = |out: &str| {
         let mut args = vec!["train", "--games", "1", "--generations", "1"];
-        args.extend(["--nodes", "10", "--jobs", "1", "--quiet", "--out"]);
-        args.push(out);
-        args.into_iter().map(str::to_owned).collect::<Vec<_>>()
+        args.extend(["--nodes", "10", "--jobs", "1", "--quiet", "--out", out]);
+        entropy(&args, "")
     };
-    let out = entropy(
-        &args(out_path.to_str().unwrap())
-            .iter()
-            .map(String::as_str)
-            .collect::<Vec<_>>(),
-        "",
-    );
+    let out = train(out_path.to_str().unwrap());
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert!(std::fs::read_to_string(&out_path)
         .unwrap()
@@ -457,10 +450,7 @@ fn train_makes_the_folder_of_its_weights_and_refuses_an_impossible_one_before_pl
     // A folder where a file is: refused at once, naming the path.
     let blocked = dir.join("new/folder/weights.txt/w.txt");
     let blocked = blocked.to_str().unwrap();
-    let out = entropy(
-        &args(blocked).iter().map(String::as_str).collect::<Vec<_>>(),
-        "",
-    );
+    let out = train(blocked);
     assert_fails(&out, 2, &format!("cannot write {blocked}"));
     assert!(!text(&out.stdout).contains("generation 1"));
 }

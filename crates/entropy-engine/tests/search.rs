@@ -195,44 +195,6 @@ fn an_unfinished_iteration_changes_the_move_only_for_a_better_one() {
     );
 }
 
-/// TreeStrap's samples are what they claim: positions below the root, each with its expectimax
-/// value at the depth recorded. (Iterative deepening to depth 3 leaves no table entry deeper than
-/// a node's own depth to shorten its subtree, so every recorded value is a plain depth-limited
-/// one.)
-#[test]
-fn recorded_tree_nodes_hold_their_expectimax_values() {
-    let eval = LinearEval::trained();
-    let mut checked = 0;
-    for seed in 0..8 {
-        let mut pos = random_position(seed, Size::FIVE, 24 + 3 * seed as usize);
-        if !matches!(
-            pos.phase(),
-            entropy_core::Phase::Slide | entropy_core::Phase::Place(_)
-        ) {
-            pos.play_unchecked(random_move(
-                &pos,
-                &mut Xoshiro256PlusPlus::seed_from_u64(seed),
-            ));
-        }
-        if pos.is_over() {
-            continue;
-        }
-        let mut searcher = Searcher::new(eval.clone(), 1);
-        let mut tree = Vec::new();
-        let result = searcher.search_recording(&pos, Limits::depth(3), &mut tree);
-        let plain = Searcher::new(eval.clone(), 1).search(&pos, Limits::depth(3));
-        let key = |r: &entropy_engine::search::SearchResult| (r.best, r.value, r.depth, r.nodes);
-        assert_eq!(key(&result), key(&plain), "recording changes nothing");
-        for node in &tree {
-            assert!(node.depth >= 1 && node.position != pos);
-            let expected = expectimax(&node.position, node.depth, &eval);
-            assert!((node.value - expected).abs() < 1e-3, "{node:?}: {expected}");
-            checked += 1;
-        }
-    }
-    assert!(checked > 10, "{checked}");
-}
-
 /// Expectimax in which the weak players' nodes are worth the average of their moves.
 fn optimistic_expectimax(
     position: &Position,

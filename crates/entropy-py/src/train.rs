@@ -53,13 +53,12 @@ fn check_nodes(nodes: u64) -> PyResult<()> {
     Ok(())
 }
 
-fn config(seed: u64, nodes: u64, ridge: f64, lambda: f64, tree_samples: usize) -> TrainConfig {
+fn config(seed: u64, nodes: u64, ridge: f64, lambda: f64) -> TrainConfig {
     TrainConfig {
         seed,
         nodes,
         ridge,
         lambda,
-        tree_samples,
         ..TrainConfig::default()
     }
 }
@@ -76,7 +75,7 @@ pub fn train_start(start: &str) -> PyResult<PyWeights> {
 /// Plays self-play game `game` of `entropy train` with these weights and settings; returns its
 /// samples as text, one line each.
 #[pyfunction]
-#[pyo3(signature = (weights, game, seed = 2023, nodes = 3000, lambda_ = 0.0, tree_samples = 0))]
+#[pyo3(signature = (weights, game, seed = 2023, nodes = 3000, lambda_ = 0.0))]
 pub fn train_self_play(
     py: Python<'_>,
     weights: PyWeights,
@@ -84,11 +83,10 @@ pub fn train_self_play(
     seed: u64,
     nodes: u64,
     lambda_: f64,
-    tree_samples: usize,
 ) -> PyResult<String> {
     check_nodes(nodes)?;
     let weights = from_py(&weights)?;
-    let config = config(seed, nodes, 0.0, lambda_, tree_samples);
+    let config = config(seed, nodes, 0.0, lambda_);
     Ok(py.detach(|| samples_to_text(&self_play(&weights, &config, game))))
 }
 
@@ -112,7 +110,7 @@ pub fn train_fit(
                 .map_err(|e| PyValueError::new_err(format!("game text {i}: {e}")))?,
         );
     }
-    let config = config(0, 1, ridge, 0.0, 0);
+    let config = config(0, 1, ridge, 0.0);
     let (fitted, report) = py.detach(|| fit_generation(&weights, all, &config, generation.max(1)));
     Ok((to_py(&fitted), report.line()))
 }

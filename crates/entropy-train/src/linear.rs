@@ -37,8 +37,6 @@ pub struct Sample {
     pub target: f64,
     /// The game's final score.
     pub outcome: f64,
-    /// Whether the position comes from inside a search tree (TreeStrap) rather than the game.
-    pub from_tree: bool,
 }
 
 /// How to train.
@@ -62,10 +60,6 @@ pub struct TrainConfig {
     /// bootstrapping from the search; 1: Monte Carlo). Bootstrapping alone inherits the starting
     /// weights' bias for many generations, because only the last turns see the true end.
     pub lambda: f64,
-    /// Positions taken from inside each search tree (TreeStrap: positions the search reached,
-    /// with their exact searched values), chosen at random; 0 trains on the game's positions
-    /// alone.
-    pub tree_samples: usize,
 }
 
 impl Default for TrainConfig {
@@ -79,7 +73,6 @@ impl Default for TrainConfig {
             holdout_every: 5,
             ridge: 1e-3,
             lambda: 0.0,
-            tree_samples: 0,
         }
     }
 }
@@ -154,8 +147,7 @@ pub fn self_play(weights: &Weights, config: &TrainConfig, game: usize) -> Vec<Sa
     let mut position = Position::new(Size::SEVEN);
     let mut samples = Vec::with_capacity(150);
     let mut pending_draw: Option<Position>;
-    let mut tree = Vec::new();
-    let record = |position: &Position, target: f64, from_tree: bool, samples: &mut Vec<Sample>| {
+    let record = |position: &Position, target: f64, samples: &mut Vec<Sample>| {
         samples.push(Sample {
             game,
             position: *position,
@@ -163,30 +155,17 @@ pub fn self_play(weights: &Weights, config: &TrainConfig, game: usize) -> Vec<Sa
             features: features(position),
             target,
             outcome: 0.0,
-            from_tree,
         });
     };
     for chip in chips {
         pending_draw = Some(position);
         position.play_unchecked(Move::Draw(chip));
         while matches!(position.phase(), Phase::Place(_) | Phase::Slide) {
-            let result = if config.tree_samples > 0 {
-                tree.clear();
-                let result = searcher.search_recording(&position, limits, &mut tree);
-                // A random few of the tree's exact positions (partial Fisher-Yates).
-                for i in 0..config.tree_samples.min(tree.len()) {
-                    let j = rng.random_range(i..tree.len());
-                    tree.swap(i, j);
-                    record(&tree[i].position, tree[i].value, true, &mut samples);
-                }
-                result
-            } else {
-                searcher.search(&position, limits)
-            };
+            let result = searcher.search(&position, limits);
             if let Some(draw) = pending_draw.take() {
-                record(&draw, result.value, false, &mut samples);
+                record(&draw, result.value, &mut samples);
             }
-            record(&position, result.value, false, &mut samples);
+            record(&position, result.value, &mut samples);
             // A little randomness in the opening, where the chips alone vary games too little.
             let mv = if position.placed() < 6 && rng.random_bool(0.15) {
                 random_move(&position, &mut rng)
@@ -315,8 +294,6 @@ pub fn fit_generation(
 ) -> (Weights, GenerationReport) {
     let held_out = |s: &Sample| s.game % config.holdout_every.max(2) == 0;
     let (test, train): (Vec<Sample>, Vec<Sample>) = samples.into_iter().partition(held_out);
-    // Figures are taken on the games' own positions, comparable with or without TreeStrap.
-    let test: Vec<Sample> = test.into_iter().filter(|s| !s.from_tree).collect();
     let mid_game: Vec<Position> = test
         .iter()
         .filter(|s| MID_GAME.contains(&s.position.placed()))
@@ -400,15 +377,13 @@ impl std::fmt::Display for DataTextError {
 impl std::error::Error for DataTextError {}
 
 impl Sample {
-    /// The sample as one line, exactly: `GAME TREE TARGET OUTCOME POSITION` (TREE 1 for a
-    /// position from inside a search tree; the numbers printed so that they read back to the
-    /// same bits; the position as a position text). Features and bucket follow from the
-    /// position, so they are not written.
+    /// The sample as one line, exactly: `GAME TARGET OUTCOME POSITION` (the numbers printed so
+    /// that they read back to the same bits; the position as a position text). Features and
+    /// bucket follow from the position, so they are not written.
     pub fn to_line(&self) -> String {
         format!(
-            "{} {} {:?} {:?} {}",
+            "{} {:?} {:?} {}",
             self.game,
-            u8::from(self.from_tree),
             self.target,
             self.outcome,
             format_position(&self.position)
@@ -418,16 +393,11 @@ impl Sample {
     /// Reads a line written by [`Sample::to_line`].
     pub fn from_line(line: &str) -> Result<Sample, DataTextError> {
         let bad = |what: &str| DataTextError(format!("{what} in sample line {line:?}"));
-        let mut parts = line.trim().splitn(5, ' ');
+        let mut parts = line.trim().splitn(4, ' ');
         let mut next = |what: &str| parts.next().ok_or_else(|| bad(&format!("no {what}")));
         let game = next("game")?
             .parse()
             .map_err(|_| bad("a bad game number"))?;
-        let from_tree = match next("tree flag")? {
-            "0" => false,
-            "1" => true,
-            _ => return Err(bad("a tree flag other than 0 or 1")),
-        };
         let target: f64 = next("target")?.parse().map_err(|_| bad("a bad target"))?;
         let outcome: f64 = next("outcome")?.parse().map_err(|_| bad("a bad outcome"))?;
         let position =
@@ -439,7 +409,6 @@ impl Sample {
             features: features(&position),
             target,
             outcome,
-            from_tree,
         })
     }
 }

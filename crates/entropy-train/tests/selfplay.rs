@@ -14,7 +14,6 @@ fn small() -> TrainConfig {
         generations: 2,
         nodes: 200,
         jobs: 2,
-        tree_samples: 1,
         lambda: 0.25,
         ..TrainConfig::default()
     }
@@ -33,7 +32,6 @@ fn samples_read_back_from_text_exactly() {
         assert_eq!(a.features, b.features);
         assert_eq!(a.target.to_bits(), b.target.to_bits());
         assert_eq!(a.outcome.to_bits(), b.outcome.to_bits());
-        assert_eq!(a.from_tree, b.from_tree);
     }
 }
 
@@ -41,11 +39,10 @@ fn samples_read_back_from_text_exactly() {
 fn bad_sample_lines_are_errors_naming_the_problem() {
     for (line, problem) in [
         ("", "bad game"),
-        ("x 0 1.0 2.0 ....... draw", "bad game"),
-        ("3 2 1.0 2.0 ....... draw", "tree flag"),
-        ("3 0 one 2.0 ....... draw", "bad target"),
-        ("3 0 1.0 2.0", "no position"),
-        ("3 0 1.0 2.0 123 draw", "bad position"),
+        ("x 1.0 2.0 ....... draw", "bad game"),
+        ("3 one 2.0 ....... draw", "bad target"),
+        ("3 1.0 2.0", "no position"),
+        ("3 1.0 2.0 123 draw", "bad position"),
     ] {
         let error = Sample::from_line(line).unwrap_err().to_string();
         assert!(error.contains(problem), "{line:?}: {error}");

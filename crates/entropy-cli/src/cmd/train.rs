@@ -39,11 +39,6 @@ pub struct Args {
     /// better than 0.5 at 3000 nodes per move in our measurements.
     #[arg(long, default_value_t = 0.0)]
     lambda: f64,
-    /// Positions taken from inside each search tree as extra training samples (TreeStrap:
-    /// positions the search reached, with their exact searched values); 0 trains on the games'
-    /// positions alone.
-    #[arg(long, default_value_t = 0)]
-    tree_samples: usize,
     /// Weights to start from: `hand`, `trained`, or a weights file.
     #[arg(long, default_value = "hand")]
     start: String,
@@ -79,14 +74,13 @@ pub fn run(args: Args) -> Result<ExitCode> {
             .max(1),
         ridge: args.ridge,
         lambda: args.lambda,
-        tree_samples: args.tree_samples,
         ..TrainConfig::default()
     };
     let total = (config.games * config.generations) as u64;
     let bar = super::progress_bar(args.quiet, total, 0, "self-play games");
     let command = format!(
-        "entropy train --seed {} --games {} --generations {} --nodes {} --ridge {} --lambda {} --tree-samples {} --start {}",
-        args.seed, args.games, args.generations, args.nodes, args.ridge, args.lambda, args.tree_samples, args.start
+        "entropy train --seed {} --games {} --generations {} --nodes {} --ridge {} --lambda {} --start {}",
+        args.seed, args.games, args.generations, args.nodes, args.ridge, args.lambda, args.start
     );
     let mut history = String::new();
     let mut write_error = None;

@@ -111,7 +111,7 @@ impl<E: Evaluator> Searcher<E> {
         self.table.new_search();
         let end = moves_to_end(position);
         let max_depth = limits.depth.unwrap_or(u32::MAX).min(end).max(1);
-        let mut context = self.context(limits, started, false, None);
+        let mut context = self.context(limits, started, false);
         let mut found: Vec<MoveValue> = Vec::new();
         let mut depth_done = 0;
         for depth in 1..=max_depth {

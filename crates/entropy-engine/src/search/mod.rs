@@ -27,7 +27,6 @@ use crate::eval::{BoardMemo, Evaluator};
 use cache::EvalCache;
 use model::OpponentModel;
 use ordering::Killers;
-pub use star::TreeNode;
 use star::{Context, Stop, UPPER};
 use tt::Table;
 
@@ -191,25 +190,13 @@ impl<E: Evaluator> Searcher<E> {
     /// limit is reached or the game is solved, and returns the best move of the deepest
     /// completed iteration. Panics unless a player is to move.
     pub fn search(&mut self, position: &Position, limits: Limits) -> SearchResult {
-        self.search_with(position, limits, false, None)
-    }
-
-    /// [`Searcher::search`] that also hands back every position of the tree whose value it
-    /// found exactly (below the root, any depth, every iteration), for training the evaluation
-    /// on the whole tree (TreeStrap). The search itself is the same.
-    pub fn search_recording(
-        &mut self,
-        position: &Position,
-        limits: Limits,
-        tree: &mut Vec<TreeNode>,
-    ) -> SearchResult {
-        self.search_with(position, limits, false, Some(tree))
+        self.search_with(position, limits, false)
     }
 
     /// [`Searcher::search`] for protocols without a pass: Order's pass is not considered at the
     /// root (a slide always exists while a cell is empty).
     pub fn search_without_pass(&mut self, position: &Position, limits: Limits) -> SearchResult {
-        self.search_with(position, limits, true, None)
+        self.search_with(position, limits, true)
     }
 
     /// A search's state over this searcher's evaluation and tables.
@@ -218,7 +205,6 @@ impl<E: Evaluator> Searcher<E> {
         limits: Limits,
         started: Instant,
         no_pass: bool,
-        tree: Option<&'a mut Vec<TreeNode>>,
     ) -> Context<'a, E> {
         Context {
             eval: &self.eval,
@@ -233,17 +219,10 @@ impl<E: Evaluator> Searcher<E> {
             model: self.model,
             no_pass_at_root: no_pass,
             unfinished_root: limits.unfinished,
-            tree,
         }
     }
 
-    fn search_with(
-        &mut self,
-        position: &Position,
-        limits: Limits,
-        no_pass: bool,
-        tree: Option<&mut Vec<TreeNode>>,
-    ) -> SearchResult {
+    fn search_with(&mut self, position: &Position, limits: Limits, no_pass: bool) -> SearchResult {
         assert!(
             matches!(position.phase(), Phase::Slide | Phase::Place(_)),
             "search needs a player to move, not {:?}",
@@ -251,7 +230,7 @@ impl<E: Evaluator> Searcher<E> {
         );
         let started = Instant::now();
         self.table.new_search();
-        let mut context = self.context(limits, started, no_pass, tree);
+        let mut context = self.context(limits, started, no_pass);
         let end = moves_to_end(position);
         let max_depth = limits.depth.unwrap_or(u32::MAX).min(end).max(1);
         let legal = position.legal_moves();
@@ -309,7 +288,7 @@ impl<E: Evaluator> Searcher<E> {
         beta: f64,
     ) -> (f64, u64) {
         self.table.clear();
-        let mut context = self.context(Limits::default(), Instant::now(), false, None);
+        let mut context = self.context(Limits::default(), Instant::now(), false);
         let value = context.search(position, depth, 0, alpha, beta);
         (value, context.nodes)
     }

@@ -48,20 +48,6 @@ pub struct Context<'a, E: Evaluator> {
     /// When stopped, the root hands back its best move among those it finished
     /// ([`super::Limits::unfinished`]).
     pub(super) unfinished_root: bool,
-    /// Where the exact values of searched positions go, for training on the whole tree
-    /// (TreeStrap); `None` in play.
-    pub(super) tree: Option<&'a mut Vec<TreeNode>>,
-}
-
-/// A position inside a search tree with its exact searched value: a training target.
-#[derive(Copy, Clone, Debug, PartialEq)]
-pub struct TreeNode {
-    /// The position.
-    pub position: Position,
-    /// Its value searched `depth` moves deep (exact: inside the window it was searched with).
-    pub value: f64,
-    /// How deep below it the search went.
-    pub depth: u32,
 }
 
 impl<E: Evaluator> Context<'_, E> {
@@ -130,15 +116,6 @@ impl<E: Evaluator> Context<'_, E> {
                 Bound::Exact
             };
             self.table.store(position, depth, value, bound, best);
-            if let Some(tree) = self.tree.as_deref_mut() {
-                if bound == Bound::Exact {
-                    tree.push(TreeNode {
-                        position: *position,
-                        value,
-                        depth,
-                    });
-                }
-            }
         }
         value
     }
