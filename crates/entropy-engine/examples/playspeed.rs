@@ -18,9 +18,7 @@ fn main() {
         "net" => BotEval::NTuple(NTupleEval::trained()),
         _ => BotEval::Linear(LinearEval::trained()),
     };
-    let deep_probe: u32 = common::arg(3, 0);
     let mut searcher = Searcher::new(eval, 16);
-    searcher.set_deep_probe(deep_probe == 1);
     let (mut seconds, mut nodes) = (0.0, 0u64);
     for game in 0..3u64 {
         searcher.clear();

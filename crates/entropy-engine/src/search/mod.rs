@@ -148,7 +148,6 @@ pub struct Searcher<E: Evaluator> {
     table: Table,
     cache: EvalCache,
     model: OpponentModel,
-    deep_probe: bool,
 }
 
 impl<E: Evaluator> Searcher<E> {
@@ -159,15 +158,7 @@ impl<E: Evaluator> Searcher<E> {
             table: Table::new(table_mib),
             cache: EvalCache::default(),
             model: OpponentModel::default(),
-            deep_probe: false,
         }
-    }
-
-    /// Star2's probes restrict Chaos to one placement all the way down, not only at the
-    /// probed node: a looser upper bound for far fewer positions (Tomek Czajka's idea in the
-    /// silver write-up). Stored results stay those of full searches.
-    pub fn set_deep_probe(&mut self, on: bool) {
-        self.deep_probe = on;
     }
 
     /// Assumes these players greedy below the root from now on. Stored results made under
@@ -228,8 +219,6 @@ impl<E: Evaluator> Searcher<E> {
             model: self.model,
             no_pass_at_root: no_pass,
             unfinished_root: limits.unfinished,
-            deep_probe: self.deep_probe,
-            restricted: false,
         }
     }
 

@@ -48,11 +48,6 @@ pub struct Context<'a, E: Evaluator> {
     /// When stopped, the root hands back its best move among those it finished
     /// ([`super::Limits::unfinished`]).
     pub(super) unfinished_root: bool,
-    /// Probe with Chaos restricted all the way down ([`super::Searcher::set_deep_probe`]).
-    pub(super) deep_probe: bool,
-    /// Inside such a probe: Chaos plays its first ordered placement only, chance nodes are
-    /// not probed, and nothing is stored (every value is an upper bound of the full one).
-    pub(super) restricted: bool,
 }
 
 impl<E: Evaluator> Context<'_, E> {
@@ -112,7 +107,7 @@ impl<E: Evaluator> Context<'_, E> {
             }
             Phase::Over => unreachable!("handled above"),
         };
-        if self.stopped.is_none() && !self.restricted {
+        if self.stopped.is_none() {
             let bound = if value <= alpha {
                 Bound::Upper
             } else if value >= beta {
@@ -169,12 +164,6 @@ impl<E: Evaluator> Context<'_, E> {
         };
         let mut moves =
             modelled.unwrap_or_else(|| ordered_moves(position, first, self.killers.at(ply)));
-        // Inside a deep probe Chaos plays its first placement only.
-        let count = if self.restricted && !maximising {
-            1
-        } else {
-            moves.len()
-        };
         if ply == 0 && self.no_pass_at_root && moves.len() > 1 {
             let mut real = MoveList::new();
             for &mv in moves.iter().filter(|&&m| m != Move::Pass) {
@@ -188,7 +177,7 @@ impl<E: Evaluator> Context<'_, E> {
             f64::INFINITY
         };
         let mut best_move = None;
-        for &mv in moves.iter().take(count) {
+        for &mv in moves.iter() {
             let mut child = *position;
             child.play_unchecked(mv);
             let value = if depth == 1 {
@@ -304,7 +293,7 @@ impl<E: Evaluator> Context<'_, E> {
 
         // Probing: one Chaos move per colour gives an upper bound on that colour (not when
         // Chaos is assumed weak: an average is not bounded by any one of its moves).
-        if depth >= 2 && !self.model.weak_chaos && !self.restricted {
+        if depth >= 2 && !self.model.weak_chaos {
             for i in 0..k {
                 let (a, b) = window(&lower, &upper, i);
                 let child = outcomes[i].1;
@@ -323,10 +312,7 @@ impl<E: Evaluator> Context<'_, E> {
                 let value = if depth == 2 {
                     self.leaf_child(&child, probe, &grandchild)
                 } else {
-                    self.restricted = self.deep_probe;
-                    let value = self.search(&grandchild, depth - 2, ply + 2, a, b);
-                    self.restricted = false;
-                    value
+                    self.search(&grandchild, depth - 2, ply + 2, a, b)
                 };
                 if self.stopped.is_some() {
                     return 0.0;
