@@ -18,10 +18,7 @@ fn main() {
         "net" => BotEval::NTuple(NTupleEval::trained()),
         _ => BotEval::Linear(LinearEval::trained()),
     };
-    let futility: f64 = common::arg(3, 0.0);
     let mut searcher = Searcher::new(eval, 16);
-    searcher.set_futility(futility);
-    searcher.set_chaos_futility(common::arg(4, 0.0));
     let (mut seconds, mut nodes) = (0.0, 0u64);
     for game in 0..3u64 {
         searcher.clear();

@@ -230,17 +230,6 @@ pub const SEARCH_OPTIONS: &[SearchOption] = &[
         set: |s, v| scale_group(s, "mob", v),
     },
     SearchOption {
-        key: "fut",
-        value: "TENTHS",
-        group: "search",
-        help: "futility margin at Order's frontier, in tenths of a point: quiet slides are not \
-               evaluated where the pass lies that far below alpha (0, off)",
-        set: |s, v| {
-            s.options.futility = whole(v)? as f64 / 10.0;
-            Ok(())
-        },
-    },
-    SearchOption {
         key: "model",
         value: "0|1",
         group: "opponent",

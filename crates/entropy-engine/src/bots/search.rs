@@ -42,8 +42,6 @@ pub struct SearchOptions {
     pub hard_share: f64,
     /// With the clock: how sharply the time profile peaks mid-game ([`time::allot`]).
     pub peak: f64,
-    /// Futility margin at Order's frontier, in points ([`Searcher::set_futility`]); 0 off.
-    pub futility: f64,
 }
 
 impl Default for SearchOptions {
@@ -56,7 +54,6 @@ impl Default for SearchOptions {
             unfinished: true,
             hard_share: 1.0,
             peak: 1.0,
-            futility: 0.0,
         }
     }
 }
@@ -186,8 +183,7 @@ impl SearchBot {
         judge: LinearEval,
         options: SearchOptions,
     ) -> SearchBot {
-        let mut searcher = Searcher::new(eval, options.table_mib);
-        searcher.set_futility(options.futility);
+        let searcher = Searcher::new(eval, options.table_mib);
         SearchBot {
             name: name.into(),
             observer: Observer::new(judge, options.weak_regret),

@@ -148,8 +148,6 @@ pub struct Searcher<E: Evaluator> {
     table: Table,
     cache: EvalCache,
     model: OpponentModel,
-    futility: f64,
-    chaos_futility: f64,
 }
 
 impl<E: Evaluator> Searcher<E> {
@@ -160,25 +158,7 @@ impl<E: Evaluator> Searcher<E> {
             table: Table::new(table_mib),
             cache: EvalCache::default(),
             model: OpponentModel::default(),
-            futility: 0.0,
-            chaos_futility: 0.0,
         }
-    }
-
-    /// Futility pruning at Order's frontier: at an Order node one move above the horizon whose
-    /// pass is valued at least `margin` points below alpha, the slides that gain nothing now
-    /// are not evaluated (a quiet slide rises above the pass by 3.6 points at the median,
-    /// 6.8 at the 99th percentile: `examples/futility.rs`). 0 (the default) prunes nothing.
-    pub fn set_futility(&mut self, margin: f64) {
-        self.futility = margin;
-    }
-
-    /// Futility pruning at Chaos's frontier: at a Chaos node one move above the horizon whose
-    /// first placement is valued at least `margin` points above beta, the others are not
-    /// evaluated (the least-adding placement lies above the best by 0.9 points at the median,
-    /// 5.0 at the 99th percentile: `examples/futility.rs`). 0 (the default) prunes nothing.
-    pub fn set_chaos_futility(&mut self, margin: f64) {
-        self.chaos_futility = margin;
     }
 
     /// Assumes these players greedy below the root from now on. Stored results made under
@@ -239,8 +219,6 @@ impl<E: Evaluator> Searcher<E> {
             model: self.model,
             no_pass_at_root: no_pass,
             unfinished_root: limits.unfinished,
-            futility: self.futility,
-            chaos_futility: self.chaos_futility,
         }
     }
 

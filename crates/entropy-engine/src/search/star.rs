@@ -48,10 +48,6 @@ pub struct Context<'a, E: Evaluator> {
     /// When stopped, the root hands back its best move among those it finished
     /// ([`super::Limits::unfinished`]).
     pub(super) unfinished_root: bool,
-    /// Futility margin at Order's frontier ([`super::Searcher::set_futility`]); 0 off.
-    pub(super) futility: f64,
-    /// Futility margin at Chaos's frontier; 0 off.
-    pub(super) chaos_futility: f64,
 }
 
 impl<E: Evaluator> Context<'_, E> {
@@ -181,21 +177,9 @@ impl<E: Evaluator> Context<'_, E> {
             f64::INFINITY
         };
         let mut best_move = None;
-        // Futility at Order's frontier: once the pass is valued, quiet slides are skipped
-        // while it lies at least the margin below alpha; `ceiling` is what they may reach.
-        let frontier = depth == 1 && maximising && ply > 0 && self.futility > 0.0;
-        let mut ceiling = f64::NEG_INFINITY;
         for &mv in moves.iter() {
             let mut child = *position;
             child.play_unchecked(mv);
-            if ceiling > f64::NEG_INFINITY
-                && ceiling <= alpha
-                && mv != Move::Pass
-                && child.score() <= position.score()
-            {
-                best_value = best_value.max(ceiling);
-                continue;
-            }
             let value = if depth == 1 {
                 self.leaf_child(position, mv, &child)
             } else {
@@ -207,16 +191,6 @@ impl<E: Evaluator> Context<'_, E> {
                 } else {
                     (0.0, None)
                 };
-            }
-            if frontier && mv == Move::Pass {
-                ceiling = value + self.futility;
-            }
-            // Chaos's frontier: its first placement valued the margin above beta stands for
-            // them all (a lower bound, failing high).
-            if depth == 1 && !maximising && ply > 0 && self.chaos_futility > 0.0 {
-                if best_move.is_none() && value - self.chaos_futility >= beta {
-                    return (value - self.chaos_futility, Some(mv));
-                }
             }
             let better = if maximising {
                 value > best_value
