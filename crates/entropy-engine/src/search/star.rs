@@ -19,17 +19,6 @@ pub const UPPER: f64 = 10_000.0;
 /// another order can differ in their last bits.
 const EPSILON: f64 = 1e-9;
 
-/// Speed-screen variants of the chance node, chosen by `ENTROPY_EXP` (0: as shipped).
-fn experiment() -> u32 {
-    static EXP: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
-    *EXP.get_or_init(|| {
-        std::env::var("ENTROPY_EXP")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(0)
-    })
-}
-
 /// Why a search stopped early.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Stop {
@@ -284,12 +273,7 @@ impl<E: Evaluator> Context<'_, E> {
         }
         let outcomes = &mut outcomes[..k];
         // Likely colours first: their bounds move the weighted sums most.
-        let exp = experiment();
-        if exp == 4 {
-            outcomes.sort_by(|a, b| a.0.total_cmp(&b.0));
-        } else {
-            outcomes.sort_by(|a, b| b.0.total_cmp(&a.0));
-        }
+        outcomes.sort_by(|a, b| b.0.total_cmp(&a.0));
         let mut lower = [floor; 7];
         let mut upper = [UPPER; 7];
         let weighted = |bounds: &[f64]| {
@@ -309,13 +293,7 @@ impl<E: Evaluator> Context<'_, E> {
 
         // Probing: one Chaos move per colour gives an upper bound on that colour (not when
         // Chaos is assumed weak: an average is not bounded by any one of its moves).
-        let probing = match exp {
-            1 => false,
-            2 => depth >= 3,
-            3 => depth == 2,
-            _ => true,
-        };
-        if depth >= 2 && !self.model.weak_chaos && probing {
+        if depth >= 2 && !self.model.weak_chaos {
             for i in 0..k {
                 let (a, b) = window(&lower, &upper, i);
                 let child = outcomes[i].1;
@@ -326,23 +304,7 @@ impl<E: Evaluator> Context<'_, E> {
                         .probe(&child)
                         .and_then(|e| e.best)
                         .unwrap_or_else(|| {
-                            let moves = ordered_moves(&child, None, self.killers.at(ply + 1));
-                            if exp == 7 && depth >= 3 {
-                                // Variant 7: the placement the evaluation likes least for Order.
-                                let mut best = (f64::INFINITY, moves[0]);
-                                for &mv in moves.iter() {
-                                    let mut g = child;
-                                    g.play_unchecked(mv);
-                                    let v =
-                                        self.eval.evaluate_child(&child, mv, &g, &mut self.memo);
-                                    if v < best.0 {
-                                        best = (v, mv);
-                                    }
-                                }
-                                best.1
-                            } else {
-                                moves[0]
-                            }
+                            ordered_moves(&child, None, self.killers.at(ply + 1))[0]
                         }),
                 };
                 let mut grandchild = child;
@@ -358,22 +320,6 @@ impl<E: Evaluator> Context<'_, E> {
                 if value < b {
                     upper[i] = value.max(lower[i]);
                 }
-                // Variant 6: a second placement probed where the search is deep enough.
-                if exp == 6 && depth >= 3 && modelled_moves(self.model, &child).is_none() {
-                    let moves = ordered_moves(&child, Some(probe), self.killers.at(ply + 1));
-                    if let Some(&second) = moves.iter().find(|&&m| m != probe) {
-                        let (a, b) = window(&lower, &upper, i);
-                        let mut grandchild = child;
-                        grandchild.play_unchecked(second);
-                        let value = self.search(&grandchild, depth - 2, ply + 2, a, b);
-                        if self.stopped.is_some() {
-                            return 0.0;
-                        }
-                        if value < b {
-                            upper[i] = upper[i].min(value.max(lower[i]));
-                        }
-                    }
-                }
                 let ceiling = weighted(&upper);
                 if ceiling <= alpha + EPSILON {
                     return ceiling;
@@ -381,12 +327,7 @@ impl<E: Evaluator> Context<'_, E> {
             }
         }
 
-        let mut order = [0usize, 1, 2, 3, 4, 5, 6];
-        if exp == 5 {
-            let spread = |i: usize| outcomes[i].0 * (upper[i] - lower[i]);
-            order[..k].sort_by(|&x, &y| spread(y).total_cmp(&spread(x)));
-        }
-        for &i in &order[..k] {
+        for i in 0..k {
             let (a, b) = window(&lower, &upper, i);
             let child = outcomes[i].1;
             let value = self.search(&child, depth - 1, ply + 1, a, b);
