@@ -11,9 +11,9 @@ entropy.ini`` for the default's; the [env], [policy], [curriculum] and [eval] se
 learning settings of [train] that MaskablePPO has: learning rate, gamma, GAE lambda, clip,
 value and entropy coefficients, gradient norm, epochs, minibatch) and writes the same
 ``curve.csv`` (steps, minutes, score as Order and conceded as Chaos against greedy, steps per
-second), so docs/python.md can set the two side by side. MaskablePPO takes the mask through
-its own channel (``action_masks``); the policy masks the logits itself as well, so the two
-trainers see the same distribution.
+second) and ``curve.png``, so docs/python.md can set the two side by side. MaskablePPO takes
+the mask through its own channel (``action_masks``); the policy masks the logits itself as
+well, so the two trainers see the same distribution.
 """
 
 from __future__ import annotations
@@ -180,6 +180,7 @@ class Curve(BaseCallback):
             writer = csv.DictWriter(f, fieldnames=train_ppo.CURVE_FIELDS)
             writer.writeheader()
             writer.writerows(self.rows)
+        train_ppo.plot_curve(self.rows, self.out / "curve.png", trainer="MaskablePPO")
         print(
             f"{self.train_seconds / 60:6.1f} min  {self.num_timesteps:>11,} steps  {sps:>7,.0f} steps/s  stage {self.stage}  "
             f"vs {ev['opponent']}: as Order {order:6.1f} ± {order_ci:.1f}  conceded as Chaos {chaos:6.1f} ± {chaos_ci:.1f}",
@@ -209,7 +210,7 @@ class Curve(BaseCallback):
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--out", type=Path, default=Path("runs/maskable"), help="where curve.csv goes")
+    parser.add_argument("--out", type=Path, default=Path("runs/maskable"), help="where curve.csv and curve.png go")
     parser.add_argument("--minutes", type=float, default=30.0, help="training wall time (evaluations excluded)")
     parser.add_argument("--config", type=Path, default=train_ppo.CONFIG.with_name("plan.ini"), help="train_ppo's config (default: the package's plan.ini)")
     parser.add_argument("--set", action="append", default=[], metavar="SECTION.KEY=VALUE")

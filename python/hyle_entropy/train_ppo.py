@@ -190,8 +190,9 @@ class Run:
         plot_curve(rows, self.curve_png)
 
 
-def plot_curve(rows: List[Dict[str, Any]], path: Path) -> None:
-    """Score as Order and conceded as Chaos against the evaluation opponent, by minute."""
+def plot_curve(rows: List[Dict[str, Any]], path: Path, trainer: str = "PuffeRL") -> None:
+    """Score as Order and conceded as Chaos against the evaluation opponent, by minute; the
+    title names the trainer that made the curve."""
     try:
         import matplotlib
 
@@ -210,7 +211,7 @@ def plot_curve(rows: List[Dict[str, Any]], path: Path) -> None:
     ax.axhline(50, color="grey", linestyle=":", linewidth=1)
     ax.set_xlabel("training minutes")
     ax.set_ylabel("final score against greedy")
-    ax.set_title("PPO (PuffeRL) on Entropy: the plan's benchmark lines at 100 and 50")
+    ax.set_title(f"PPO ({trainer}) on Entropy: the plan's benchmark lines at 100 and 50")
     ax.legend()
     fig.tight_layout()
     fig.savefig(path, dpi=100)
