@@ -37,33 +37,12 @@ impl Killers {
     }
 }
 
-/// Scratch experiment knobs: ENTROPY_NEG (Order's slides below this gain pruned below the root),
-/// ENTROPY_CHAOS (Chaos's placements adding more than the least by more than this pruned).
-pub fn exp_knobs() -> (i32, i32) {
-    static K: std::sync::OnceLock<(i32, i32)> = std::sync::OnceLock::new();
-    *K.get_or_init(|| {
-        let get = |k: &str| std::env::var(k).ok().and_then(|v| v.parse().ok()).unwrap_or(-1000);
-        (get("ENTROPY_NEG"), get("ENTROPY_CHAOS"))
-    })
-}
-
 /// The legal moves of a decision node in the order to search them.
 pub fn ordered_moves(
     position: &Position,
     first: Option<Move>,
     killers: [Option<Move>; 2],
 ) -> MoveList {
-    ordered_moves_pruned(position, first, killers, false)
-}
-
-/// [`ordered_moves`], with the experiment's pruning where `prune`.
-pub fn ordered_moves_pruned(
-    position: &Position,
-    first: Option<Move>,
-    killers: [Option<Move>; 2],
-    prune: bool,
-) -> MoveList {
-    let (neg, chaos) = exp_knobs();
     // Keys: higher is searched earlier. On the stack: every interior node orders its moves.
     let mut keyed = KeyedMoves {
         items: [(0, Move::Pass); entropy_core::MAX_MOVES],
@@ -74,30 +53,16 @@ pub fn ordered_moves_pruned(
             let now = position.score() as i32;
             position.for_each_slide(|from, to| {
                 let gain = position.score_after_slide(from, to) as i32 - now;
-                if !(prune && gain < neg) {
-                    keyed.push((gain * 4, Move::Slide { from, to }));
-                }
+                keyed.push((gain * 4, Move::Slide { from, to }));
             });
             // A pass keeps everything; try it right after the moves that gain.
             keyed.push((1, Move::Pass));
         }
         Phase::Place(colour) => {
             let now = position.score() as i32;
-            let mut least = i32::MAX;
             for cell in position.board().vacant_cells() {
                 let gain = position.score_after_place(cell, colour) as i32 - now;
-                least = least.min(gain);
                 keyed.push((-gain * 4, Move::Place { colour, cell }));
-            }
-            if prune && chaos >= 0 {
-                let mut kept = 0;
-                for i in 0..keyed.len {
-                    if -keyed.items[i].0 / 4 - least <= chaos {
-                        keyed.items[kept] = keyed.items[i];
-                        kept += 1;
-                    }
-                }
-                keyed.len = kept;
             }
         }
         Phase::Draw | Phase::Over => {}

@@ -8,7 +8,7 @@ use entropy_core::{Move, MoveList, Phase, Position};
 
 use super::cache::EvalCache;
 use super::model::{modelled_moves, OpponentModel};
-use super::ordering::{ordered_moves, ordered_moves_pruned, Killers};
+use super::ordering::{ordered_moves, Killers};
 use super::tt::{Bound, Table};
 use crate::eval::{BoardMemo, Evaluator};
 
@@ -163,7 +163,7 @@ impl<E: Evaluator> Context<'_, E> {
             None
         };
         let mut moves =
-            modelled.unwrap_or_else(|| ordered_moves_pruned(position, first, self.killers.at(ply), ply > 0));
+            modelled.unwrap_or_else(|| ordered_moves(position, first, self.killers.at(ply)));
         if ply == 0 && self.no_pass_at_root && moves.len() > 1 {
             let mut real = MoveList::new();
             for &mv in moves.iter().filter(|&&m| m != Move::Pass) {
