@@ -230,17 +230,10 @@ fn optimistic_expectimax(
         .collect();
     let mean = values.iter().sum::<f64>() / values.len() as f64;
     let best = match position.phase() {
-        entropy_core::Phase::Slide => values.iter().copied().fold(f64::NEG_INFINITY, f64::max),
-        _ => values.iter().copied().fold(f64::INFINITY, f64::min),
+        entropy_core::Phase::Slide => values.into_iter().fold(f64::NEG_INFINITY, f64::max),
+        _ => values.into_iter().fold(f64::INFINITY, f64::min),
     };
     if !root && model.weak_at(position.phase()) {
-        if model.temperature > 0 {
-            // The softmax of the moves' values: each weighted by exp(-loss / T).
-            let t = model.temperature as f64 / 10.0;
-            let weight = |v: f64| (-(v - best).abs() / t).exp();
-            let total: f64 = values.iter().map(|&v| weight(v)).sum();
-            return values.iter().map(|&v| weight(v) * v).sum::<f64>() / total;
-        }
         let w = model.weakness as f64 / 100.0;
         return (1.0 - w) * best + w * mean;
     }
@@ -266,16 +259,6 @@ fn optimistic_search_equals_optimistic_expectimax() {
             OpponentModel {
                 weak_order: true,
                 weakness: 70,
-                ..OpponentModel::default()
-            },
-            OpponentModel {
-                weak_chaos: true,
-                temperature: 12,
-                ..OpponentModel::default()
-            },
-            OpponentModel {
-                weak_order: true,
-                temperature: 5,
                 ..OpponentModel::default()
             },
         ] {

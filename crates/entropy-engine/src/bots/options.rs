@@ -252,19 +252,6 @@ pub const SEARCH_OPTIONS: &[SearchOption] = &[
         },
     },
     SearchOption {
-        key: "soft",
-        value: "TENTHS",
-        group: "opponent",
-        help: "experiment: mean regret per move, in tenths of a point, above which (where weak \
-               does not apply) the opponent's nodes are worth the softmax of its moves at a \
-               temperature of its mean regret (0: never, the default)",
-        set: |s, v| {
-            let tenths = whole(v)?;
-            s.options.soft_regret = (tenths > 0).then_some(tenths as f64 / 10.0);
-            Ok(())
-        },
-    },
-    SearchOption {
         key: "unfinished",
         value: "0|1",
         group: "time",

@@ -34,10 +34,6 @@ pub struct SearchOptions {
     /// and the search assumes it often plays any move alike (optimistic mode); `None` never
     /// does.
     pub weak_regret: Option<f64>,
-    /// Mean regret per move above which (where `weak_regret` does not apply) the opponent's
-    /// nodes are valued by the softmax of its moves at a temperature of its mean regret;
-    /// `None` never.
-    pub soft_regret: Option<f64>,
     /// With the clock: keep a stopped iteration's best finished root move
     /// ([`Limits::unfinished`]).
     pub unfinished: bool,
@@ -55,7 +51,6 @@ impl Default for SearchOptions {
             table_mib: DEFAULT_TABLE_MIB,
             model_opponent: true,
             weak_regret: Some(DEFAULT_WEAK_REGRET),
-            soft_regret: None,
             unfinished: true,
             hard_share: 1.0,
             peak: 1.0,
@@ -191,11 +186,7 @@ impl SearchBot {
         let searcher = Searcher::new(eval, options.table_mib);
         SearchBot {
             name: name.into(),
-            observer: Observer::judging(
-                judge,
-                options.weak_regret,
-                options.weak_regret.is_some() || options.soft_regret.is_some(),
-            ),
+            observer: Observer::new(judge, options.weak_regret),
             searcher,
             options,
             last: None,
@@ -253,31 +244,19 @@ impl Bot for SearchBot {
             let greedy = self.observer.opponent_is_greedy();
             // The greedy model is exact against a greedy player; optimism is for the others.
             let weakness = self.observer.weakness().filter(|_| !greedy);
-            let soft = match (
-                weakness,
-                self.options.soft_regret,
-                self.observer.mean_regret(),
-            ) {
-                (None, Some(threshold), Some(mean)) if !greedy && mean > threshold => {
-                    (mean * 10.0).round().max(1.0) as u16
-                }
-                _ => 0,
-            };
-            let weak = weakness.is_some() || soft > 0;
+            let weak = weakness.is_some();
             let weakness = weakness.unwrap_or(0);
             let model = match position.phase() {
                 Phase::Place(_) => OpponentModel {
                     greedy_order: greedy,
                     weak_order: weak,
                     weakness,
-                    temperature: soft,
                     ..OpponentModel::default()
                 },
                 _ => OpponentModel {
                     greedy_chaos: greedy,
                     weak_chaos: weak,
                     weakness,
-                    temperature: soft,
                     ..OpponentModel::default()
                 },
             };

@@ -19,10 +19,6 @@ pub struct OpponentModel {
     pub weak_chaos: bool,
     /// How weak a weak player is, in percent: 100 values its nodes at their plain average.
     pub weakness: u8,
-    /// Instead of the mix, a weak player's node is worth the softmax of its moves' values at
-    /// this temperature, in tenths of a point (each move weighted by exp(-loss / T), its loss
-    /// against the best); 0: the mix.
-    pub temperature: u16,
 }
 
 impl OpponentModel {

@@ -53,19 +53,13 @@ pub(crate) struct Observer {
 
 impl Observer {
     pub(crate) fn new(eval: LinearEval, weak_regret: Option<f64>) -> Observer {
-        Observer::judging(eval, weak_regret, weak_regret.is_some())
-    }
-
-    /// An observer that values the opponent's moves where `judged` even if it never calls
-    /// the opponent weak by `weak_regret` (the softmax model reads the mean regret alone).
-    pub(crate) fn judging(eval: LinearEval, weak_regret: Option<f64>, judged: bool) -> Observer {
         Observer {
             after_ours: None,
             greedy: VecDeque::new(),
             regrets: VecDeque::new(),
             // Regrets are differences of the search's own values: no calibration, whose
             // floor at the score could squeeze them.
-            judge: judged.then(|| Searcher::new(eval.with_calibration(None), 1)),
+            judge: weak_regret.map(|_| Searcher::new(eval.with_calibration(None), 1)),
             weak_regret,
             strict: None,
         }

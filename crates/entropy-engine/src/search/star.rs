@@ -226,31 +226,19 @@ impl<E: Evaluator> Context<'_, E> {
         } else {
             f64::INFINITY
         };
-        let mut values = [0.0; entropy_core::MAX_MOVES];
-        for (i, &mv) in moves.iter().enumerate() {
+        for &mv in moves.iter() {
             let mut child = *position;
             child.play_unchecked(mv);
             let value = self.search(&child, depth - 1, ply + 1, -UPPER, UPPER);
             if self.stopped.is_some() {
                 return 0.0;
             }
-            values[i] = value;
             sum += value;
             best = if maximising {
                 best.max(value)
             } else {
                 best.min(value)
             };
-        }
-        if self.model.temperature > 0 {
-            let t = f64::from(self.model.temperature) / 10.0;
-            let (mut weighted, mut total) = (0.0, 0.0);
-            for &value in &values[..moves.len()] {
-                let w = (-(value - best).abs() / t).exp();
-                weighted += w * value;
-                total += w;
-            }
-            return weighted / total;
         }
         let weakness = f64::from(self.model.weakness.min(100)) / 100.0;
         (1.0 - weakness) * best + weakness * sum / moves.len() as f64
