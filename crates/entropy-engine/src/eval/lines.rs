@@ -1,47 +1,40 @@
-//! Per-line feature tables: one entry per line key of an N-cell line, built once on first use
-//! from the score table (about 0.1 s for N = 7 in a release build).
+//! Per-line feature tables: one entry per line key of an N-cell line. The 7-cell table (16 MiB)
+//! is made by the build script and compiled in, so a fresh process pays nothing for it (built on
+//! first use it cost 0.1-0.3 s, most of a short game's first move); other sizes are built on
+//! first use.
 
 use std::sync::OnceLock;
 
-use entropy_core::score::{line_score, naive, BITS_PER_CELL};
+use entropy_core::score::{naive, BITS_PER_CELL};
 use entropy_core::MAX_SIDE;
 
-/// Features of one line that depend on nothing else, packed together so that a line costs
-/// one memory access: the tables are too large for the processor's caches, and five separate
-/// arrays cost five misses per line.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
-#[repr(C, align(8))]
-pub struct LineEntry {
-    /// Sum over the line's empty cells and the game's colours of the score a chip there would add.
-    pub potential: u16,
-    /// Empty cells between two chips of one colour (`A.A`): filled by any chip they score 3.
-    pub sandwiches: u8,
-    /// Bit `p` set when the chip at `p` lies in a palindromic run of length two or more.
-    pub cover: u8,
-    /// Windows of three or more cells that can still become palindromes (no mirrored pair of
-    /// different colours) and already hold a mirrored pair of one colour.
-    pub open_windows: u8,
-    /// The bot specification's pattern potential: pairs of one colour with only empty cells
-    /// between them, 10 points one cell apart, 5 two apart, 2 three apart.
-    pub gap_pairs: u8,
-}
+pub use super::line_entry::{cover, gap_pairs, open_windows, LineEntry};
+
+/// Every 7-cell line key's [`LineEntry`], packed by [`LineEntry::to_bits`], little-endian.
+static SEVEN: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/line_entries_7.bin"));
 
 /// The per-line features of every line key of an N-cell line.
 pub struct LineTables {
     side: usize,
-    entries: Vec<LineEntry>,
+    /// The entries packed by [`LineEntry::to_bits`], eight bytes each, little-endian.
+    entries: &'static [u8],
 }
 
 impl LineTables {
+    /// The entries of every key of a `side`-cell line, computed here.
     fn build(side: usize) -> LineTables {
         let keys = 1usize << (BITS_PER_CELL as usize * side);
-        let entries = (0..keys as u32)
-            .map(|key| {
+        let entries: Vec<u8> = (0..keys as u32)
+            .flat_map(|key| {
                 let cells = naive::decode_line(key);
-                LineEntry::of(key, &cells[..side])
+                LineEntry::of(key, &cells[..side]).to_bits().to_le_bytes()
             })
             .collect();
-        LineTables { side, entries }
+        // Built once per side for the life of the process, as the compiled-in table lives.
+        LineTables {
+            side,
+            entries: Box::leak(entries.into_boxed_slice()),
+        }
     }
 
     /// The side of the lines this table describes.
@@ -52,7 +45,11 @@ impl LineTables {
     /// Every per-line feature of a line key.
     #[inline]
     pub fn entry(&self, key: u32) -> LineEntry {
-        self.entries[key as usize]
+        let at = 8 * key as usize;
+        let bytes = self.entries[at..at + 8]
+            .try_into()
+            .expect("eight bytes per entry");
+        LineEntry::from_bits(u64::from_le_bytes(bytes))
     }
 
     /// See [`LineEntry::potential`].
@@ -86,106 +83,20 @@ impl LineTables {
     }
 }
 
-impl LineEntry {
-    /// The features of the line `key`, whose cells are `cells`.
-    fn of(key: u32, cells: &[u8]) -> LineEntry {
-        let side = cells.len();
-        let base = line_score(key);
-        let mut potential = 0;
-        let mut sandwiches = 0;
-        for p in 0..side {
-            if cells[p] != 0 {
-                continue;
-            }
-            for colour in 1..=side as u32 {
-                potential += line_score(key | colour << (BITS_PER_CELL * p as u32)) - base;
-            }
-            if p > 0 && p + 1 < side && cells[p - 1] != 0 && cells[p - 1] == cells[p + 1] {
-                sandwiches += 1;
-            }
-        }
-        LineEntry {
-            potential: potential as u16,
-            sandwiches,
-            cover: cover(cells),
-            open_windows: open_windows(cells),
-            gap_pairs: gap_pairs(cells),
-        }
-    }
-}
-
-/// Windows of three or more cells with no mirrored pair of different colours and at least one
-/// mirrored pair of the same colour.
-pub fn open_windows(cells: &[u8]) -> u8 {
-    let n = cells.len();
-    let mut count = 0;
-    for length in 3..=n {
-        for start in 0..=n - length {
-            let window = &cells[start..start + length];
-            let mut matched = false;
-            let mut open = true;
-            for i in 0..length / 2 {
-                let (a, b) = (window[i], window[length - 1 - i]);
-                if a != 0 && b != 0 {
-                    if a == b {
-                        matched = true;
-                    } else {
-                        open = false;
-                        break;
-                    }
-                }
-            }
-            count += u8::from(open && matched);
-        }
-    }
-    count
-}
-
-/// Pairs of one colour with one, two or three empty cells between them, weighted 10, 5, 2.
-pub fn gap_pairs(cells: &[u8]) -> u8 {
-    let mut total = 0u32;
-    for i in 0..cells.len() {
-        if cells[i] == 0 {
-            continue;
-        }
-        for gap in 1..=3 {
-            let j = i + gap + 1;
-            if j < cells.len() && cells[j] == cells[i] && cells[i + 1..j].iter().all(|&c| c == 0) {
-                total += [10, 5, 2][gap - 1];
-            }
-        }
-    }
-    total.min(255) as u8
-}
-
-/// The cells that lie in some palindromic run of length two or more, by centre expansion.
-pub fn cover(cells: &[u8]) -> u8 {
-    let n = cells.len() as isize;
-    let mut mask = 0u8;
-    for centre in 0..(2 * n - 1) {
-        let (mut left, mut right) = (centre / 2, centre / 2 + centre % 2);
-        while left >= 0 && right < n {
-            let (a, b) = (cells[left as usize], cells[right as usize]);
-            if a == 0 || a != b {
-                break;
-            }
-            if right > left {
-                for p in left..=right {
-                    mask |= 1 << p;
-                }
-            }
-            left -= 1;
-            right += 1;
-        }
-    }
-    mask
-}
-
 static TABLES: [OnceLock<LineTables>; MAX_SIDE + 1] = [const { OnceLock::new() }; MAX_SIDE + 1];
 
-/// The tables for lines of `side` cells, built on first use.
+/// The tables for lines of `side` cells: compiled in for 7 cells, built on first use for others.
 pub fn line_tables(side: usize) -> &'static LineTables {
-    TABLES[side].get_or_init(|| LineTables::build(side))
+    TABLES[side].get_or_init(|| {
+        if side == 7 {
+            LineTables {
+                side,
+                entries: SEVEN,
+            }
+        } else {
+            LineTables::build(side)
+        }
+    })
 }
 
 #[cfg(test)]
@@ -195,6 +106,43 @@ mod tests {
     #[test]
     fn an_entry_is_one_word() {
         assert_eq!(std::mem::size_of::<LineEntry>(), 8);
+    }
+
+    #[test]
+    fn the_compiled_in_table_is_the_built_one() {
+        // The slow twin: every 7-cell key computed here, against the build script's file.
+        let built = LineTables::build(7);
+        assert_eq!(SEVEN.len(), 8 << 21);
+        assert!(
+            SEVEN == built.entries,
+            "line_entries_7.bin differs from LineEntry::of"
+        );
+        let tables = line_tables(7);
+        for key in [
+            0,
+            1,
+            0o1111111,
+            0o1234567,
+            0o7654321,
+            0o1010101,
+            (1 << 21) - 1,
+        ] {
+            let cells = naive::decode_line(key);
+            assert_eq!(
+                tables.entry(key),
+                LineEntry::of(key, &cells[..7]),
+                "{key:o}"
+            );
+        }
+    }
+
+    #[test]
+    fn entries_pack_into_a_word_and_back() {
+        for key in (0..1u32 << 21).step_by(997) {
+            let cells = naive::decode_line(key);
+            let entry = LineEntry::of(key, &cells[..7]);
+            assert_eq!(LineEntry::from_bits(entry.to_bits()), entry);
+        }
     }
 
     #[test]

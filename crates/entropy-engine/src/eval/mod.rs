@@ -5,6 +5,7 @@
 mod afterstate;
 pub mod calibration;
 mod features;
+mod line_entry;
 pub mod lines;
 mod lowest_reply;
 mod weights;
