@@ -89,21 +89,10 @@ fn lines(board: &Board) -> Vec<Vec<u8>> {
 }
 
 /// Plan 2's "pattern potential": pairs of one colour with only empty cells between them, worth
-/// 10 one cell apart (`R_R`), 5 two apart (`R__R`), 2 three apart.
+/// 10 one cell apart (`R_R`), 5 two apart (`R__R`), 2 three apart: the evaluation's `gap_pairs`
+/// of a line (at most 30 on 7 cells, so never capped at 255).
 fn pattern_potential(line: &[u8]) -> f64 {
-    let mut total = 0.0;
-    for i in 0..line.len() {
-        if line[i] == 0 {
-            continue;
-        }
-        for gap in 1..=3 {
-            let j = i + gap + 1;
-            if j < line.len() && line[j] == line[i] && line[i + 1..j].iter().all(|&c| c == 0) {
-                total += [10.0, 5.0, 2.0][gap - 1];
-            }
-        }
-    }
-    total
+    f64::from(crate::eval::lines::gap_pairs(line))
 }
 
 /// Plan 2's evaluation of a position for Order: immediate score x 100, pattern potential x 50,
