@@ -13,14 +13,7 @@ mod line_entry;
 fn main() {
     println!("cargo:rerun-if-changed=src/eval/line_entry.rs");
     println!("cargo:rerun-if-changed=build.rs");
-    const SIDE: usize = 7;
-    let keys = 1u32 << (entropy_core::score::BITS_PER_CELL as usize * SIDE);
-    let mut table = Vec::with_capacity(8 * keys as usize);
-    for key in 0..keys {
-        let cells = entropy_core::score::naive::decode_line(key);
-        let entry = line_entry::LineEntry::of(key, &cells[..SIDE]);
-        table.extend_from_slice(&entry.to_bits().to_le_bytes());
-    }
+    let table = line_entry::packed_table(7);
     let out =
         std::path::PathBuf::from(std::env::var_os("OUT_DIR").expect("OUT_DIR is set by cargo"));
     let mut file =

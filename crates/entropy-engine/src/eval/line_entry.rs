@@ -2,7 +2,7 @@
 //! script, which tabulates them for every 7-cell line key (`line_entries_7.bin`), so this file
 //! uses nothing but `entropy_core` and `std`.
 
-use entropy_core::score::{line_score, BITS_PER_CELL};
+use entropy_core::score::{line_score, naive, BITS_PER_CELL};
 
 /// Features of one line that depend on nothing else, packed together so that a line costs
 /// one memory access: the tables are too large for the processor's caches, and five separate
@@ -48,6 +48,27 @@ impl LineEntry {
             cover: cover(cells),
             open_windows: open_windows(cells),
             gap_pairs: gap_pairs(cells),
+        }
+    }
+
+    /// The entry packed into one word, as the table file stores it (little-endian).
+    pub fn to_bits(self) -> u64 {
+        u64::from(self.potential)
+            | u64::from(self.sandwiches) << 16
+            | u64::from(self.cover) << 24
+            | u64::from(self.open_windows) << 32
+            | u64::from(self.gap_pairs) << 40
+    }
+
+    /// The entry of [`LineEntry::to_bits`].
+    #[inline(always)]
+    pub fn from_bits(bits: u64) -> LineEntry {
+        LineEntry {
+            potential: bits as u16,
+            sandwiches: (bits >> 16) as u8,
+            cover: (bits >> 24) as u8,
+            open_windows: (bits >> 32) as u8,
+            gap_pairs: (bits >> 40) as u8,
         }
     }
 }
@@ -119,25 +140,15 @@ pub fn cover(cells: &[u8]) -> u8 {
     mask
 }
 
-impl LineEntry {
-    /// The entry packed into one word, as the table file stores it (little-endian).
-    pub fn to_bits(self) -> u64 {
-        u64::from(self.potential)
-            | u64::from(self.sandwiches) << 16
-            | u64::from(self.cover) << 24
-            | u64::from(self.open_windows) << 32
-            | u64::from(self.gap_pairs) << 40
-    }
-
-    /// The entry of [`LineEntry::to_bits`].
-    #[inline(always)]
-    pub fn from_bits(bits: u64) -> LineEntry {
-        LineEntry {
-            potential: bits as u16,
-            sandwiches: (bits >> 16) as u8,
-            cover: (bits >> 24) as u8,
-            open_windows: (bits >> 32) as u8,
-            gap_pairs: (bits >> 40) as u8,
-        }
-    }
+/// Every key of a `side`-cell line, its entry packed by [`LineEntry::to_bits`], eight bytes
+/// each, little-endian: what the build script writes for 7 cells and what other sizes build on
+/// first use.
+pub fn packed_table(side: usize) -> Vec<u8> {
+    let keys = 1u32 << (BITS_PER_CELL as usize * side);
+    (0..keys)
+        .flat_map(|key| {
+            let cells = naive::decode_line(key);
+            LineEntry::of(key, &cells[..side]).to_bits().to_le_bytes()
+        })
+        .collect()
 }

@@ -5,7 +5,6 @@
 
 use std::sync::OnceLock;
 
-use entropy_core::score::{naive, BITS_PER_CELL};
 use entropy_core::MAX_SIDE;
 
 pub use super::line_entry::{cover, gap_pairs, open_windows, LineEntry};
@@ -23,13 +22,7 @@ pub struct LineTables {
 impl LineTables {
     /// The entries of every key of a `side`-cell line, computed here.
     fn build(side: usize) -> LineTables {
-        let keys = 1usize << (BITS_PER_CELL as usize * side);
-        let entries: Vec<u8> = (0..keys as u32)
-            .flat_map(|key| {
-                let cells = naive::decode_line(key);
-                LineEntry::of(key, &cells[..side]).to_bits().to_le_bytes()
-            })
-            .collect();
+        let entries = super::line_entry::packed_table(side);
         // Built once per side for the life of the process, as the compiled-in table lives.
         LineTables {
             side,
@@ -102,6 +95,7 @@ pub fn line_tables(side: usize) -> &'static LineTables {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use entropy_core::score::naive;
 
     #[test]
     fn an_entry_is_one_word() {
