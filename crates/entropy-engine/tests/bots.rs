@@ -108,6 +108,58 @@ fn the_search_bot_models_a_greedy_opponent_and_not_a_random_one() {
     }
 }
 
+/// Order's decisions in one game at which the searching bot (2,000 nodes a move, these
+/// options otherwise) assumed its Chaos opponent greedy or weak.
+fn decisions_modelled(options: SearchOptions, chaos: &str, seed: u64) -> usize {
+    let options = SearchOptions {
+        limits: Some(Limits::nodes(2000)),
+        ..options
+    };
+    let mut ours = SearchBot::new("search", LinearEval::trained(), options);
+    let mut chaos = make_bot(chaos, seed).unwrap();
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let mut pos = Position::new(Size::SEVEN);
+    ours.new_game(Size::SEVEN, entropy_core::Role::Order);
+    chaos.new_game(Size::SEVEN, entropy_core::Role::Chaos);
+    let mut modelled = 0;
+    while !pos.is_over() {
+        let mv = match pos.phase() {
+            Phase::Draw => random_move(&pos, &mut rng),
+            Phase::Place(_) => chaos.choose(&pos, Budget::UNLIMITED),
+            _ => {
+                let mv = ours.choose(&pos, Budget::UNLIMITED);
+                modelled += usize::from(ours.models_opponent());
+                mv
+            }
+        };
+        pos.play_unchecked(mv);
+    }
+    modelled
+}
+
+#[test]
+fn a_searching_chaos_that_plays_greedy_placements_is_not_modelled_as_greedy() {
+    // A searching Chaos plays mostly placements greedy could have played (the ones that leave
+    // Order's best reply lowest), often enough to read as greedy by their share alone; its
+    // regret, a tenth of greedy's, tells them apart.
+    let gated = SearchOptions {
+        greedy_regret: Some(0.5),
+        ..SearchOptions::default()
+    };
+    for seed in 0..2 {
+        assert_eq!(
+            decisions_modelled(gated.clone(), "search:nodes=2000", seed),
+            0,
+            "seed {seed}"
+        );
+        // Greedy itself still is, from its seventh placement or soon after.
+        assert!(
+            decisions_modelled(gated.clone(), "greedy", seed) >= 35,
+            "seed {seed}"
+        );
+    }
+}
+
 #[test]
 fn the_search_bot_reads_a_weak_opponent_by_its_regret() {
     let options = SearchOptions {

@@ -34,6 +34,10 @@ pub struct SearchOptions {
     /// and the search assumes it often plays any move alike (optimistic mode); `None` never
     /// does.
     pub weak_regret: Option<f64>,
+    /// Mean regret per move (over the opponent's last 24 moves, once 6 are watched) it must
+    /// reach before the greedy model applies, however many of its moves greedy could have
+    /// played; `None`: the share of greedy moves alone decides.
+    pub greedy_regret: Option<f64>,
     /// With the clock: keep a stopped iteration's best finished root move
     /// ([`Limits::unfinished`]).
     pub unfinished: bool,
@@ -51,6 +55,7 @@ impl Default for SearchOptions {
             table_mib: DEFAULT_TABLE_MIB,
             model_opponent: true,
             weak_regret: Some(DEFAULT_WEAK_REGRET),
+            greedy_regret: None,
             unfinished: true,
             hard_share: 1.0,
             peak: 1.0,
@@ -186,7 +191,7 @@ impl SearchBot {
         let searcher = Searcher::new(eval, options.table_mib);
         SearchBot {
             name: name.into(),
-            observer: Observer::new(judge, options.weak_regret),
+            observer: Observer::new(judge, options.weak_regret, options.greedy_regret),
             searcher,
             options,
             last: None,

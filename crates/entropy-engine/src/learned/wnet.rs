@@ -158,7 +158,7 @@ impl PnetBot {
             name: name.to_owned(),
             policies,
             against_greedy,
-            observer: Observer::new(LinearEval::trained(), None),
+            observer: Observer::new(LinearEval::trained(), None, None),
             fallback: None,
             seed,
             game: None,

@@ -42,6 +42,10 @@ pub(crate) struct Observer {
     judge: Option<Searcher<LinearEval>>,
     /// Mean regret per move above which the opponent counts as weak; `None`: never.
     weak_regret: Option<f64>,
+    /// Mean regret per move below which an opponent that plays greedy's moves still reads as
+    /// strong (a searching Chaos plays mostly placements greedy could have played, and chooses
+    /// among them); `None`: the share of greedy moves alone decides.
+    greedy_regret: Option<f64>,
     /// Also tell greedy from a one-move lookahead that agrees with it (`search:depth=1` plays
     /// one of greedy's placements nearly always): greedy breaks its ties at random, the
     /// lookahead by its evaluation. Each watched decision with tied greedy moves records
@@ -52,15 +56,21 @@ pub(crate) struct Observer {
 }
 
 impl Observer {
-    pub(crate) fn new(eval: LinearEval, weak_regret: Option<f64>) -> Observer {
+    pub(crate) fn new(
+        eval: LinearEval,
+        weak_regret: Option<f64>,
+        greedy_regret: Option<f64>,
+    ) -> Observer {
         Observer {
             after_ours: None,
             greedy: VecDeque::new(),
             regrets: VecDeque::new(),
             // Regrets are differences of the search's own values: no calibration, whose
             // floor at the score could squeeze them.
-            judge: weak_regret.map(|_| Searcher::new(eval.with_calibration(None), 1)),
+            judge: (weak_regret.is_some() || greedy_regret.is_some())
+                .then(|| Searcher::new(eval.with_calibration(None), 1)),
             weak_regret,
+            greedy_regret,
             strict: None,
         }
     }
@@ -69,7 +79,7 @@ impl Observer {
     pub(crate) fn strict() -> Observer {
         Observer {
             strict: Some(VecDeque::new()),
-            ..Observer::new(LinearEval::trained(), None)
+            ..Observer::new(LinearEval::trained(), None, None)
         }
     }
 
@@ -122,15 +132,18 @@ impl Observer {
             favourites.len() >= MIN_TIES
                 && picked as f64 <= FAVOURITE_SHARE * favourites.len() as f64
         });
+        let costly = self
+            .greedy_regret
+            .is_none_or(|least| self.regrets.len() >= MIN_OBSERVED && mean(&self.regrets) >= least);
         random_ties
+            && costly
             && self.greedy.len() >= MIN_OBSERVED
             && greedy as f64 >= GREEDY_SHARE * self.greedy.len() as f64
     }
 
     /// The opponent's mean regret over the watched moves, once enough are watched.
     pub(crate) fn mean_regret(&self) -> Option<f64> {
-        (self.regrets.len() >= 2 * MIN_OBSERVED)
-            .then(|| self.regrets.iter().sum::<f64>() / self.regrets.len() as f64)
+        (self.regrets.len() >= 2 * MIN_OBSERVED).then(|| mean(&self.regrets))
     }
 
     /// When the opponent counts as weak, how weak, in percent: the share of its moves the
@@ -145,6 +158,10 @@ impl Observer {
             _ => None,
         }
     }
+}
+
+fn mean(window: &VecDeque<f64>) -> f64 {
+    window.iter().sum::<f64>() / window.len() as f64
 }
 
 /// Appends to a window of the last `capacity` observations.
