@@ -108,6 +108,35 @@ fn the_search_bot_models_a_greedy_opponent_and_not_a_random_one() {
     }
 }
 
+/// Plays a game of `order` against the built-in `chaos` (made with `bot_seed`; chips drawn
+/// with `chip_seed`) and returns `probe` of Order after each of its decisions.
+fn watch_order<B: Bot>(
+    order: &mut B,
+    (chaos, bot_seed): (&str, u64),
+    chip_seed: u64,
+    mut probe: impl FnMut(&B) -> bool,
+) -> Vec<bool> {
+    let mut chaos = make_bot(chaos, bot_seed).unwrap();
+    order.new_game(Size::SEVEN, entropy_core::Role::Order);
+    chaos.new_game(Size::SEVEN, entropy_core::Role::Chaos);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(chip_seed);
+    let mut position = Position::new(Size::SEVEN);
+    let mut probed = Vec::new();
+    while !position.is_over() {
+        let mv = match position.phase() {
+            Phase::Draw => random_move(&position, &mut rng),
+            Phase::Place(_) => chaos.choose(&position, Budget::UNLIMITED),
+            _ => {
+                let mv = order.choose(&position, Budget::UNLIMITED);
+                probed.push(probe(order));
+                mv
+            }
+        };
+        position.play(mv).unwrap();
+    }
+    probed
+}
+
 /// Order's decisions in one game at which the searching bot (2,000 nodes a move, these
 /// options otherwise) assumed its Chaos opponent greedy or weak.
 fn decisions_modelled(options: SearchOptions, chaos: &str, seed: u64) -> usize {
@@ -116,25 +145,8 @@ fn decisions_modelled(options: SearchOptions, chaos: &str, seed: u64) -> usize {
         ..options
     };
     let mut ours = SearchBot::new("search", LinearEval::trained(), options);
-    let mut chaos = make_bot(chaos, seed).unwrap();
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-    let mut pos = Position::new(Size::SEVEN);
-    ours.new_game(Size::SEVEN, entropy_core::Role::Order);
-    chaos.new_game(Size::SEVEN, entropy_core::Role::Chaos);
-    let mut modelled = 0;
-    while !pos.is_over() {
-        let mv = match pos.phase() {
-            Phase::Draw => random_move(&pos, &mut rng),
-            Phase::Place(_) => chaos.choose(&pos, Budget::UNLIMITED),
-            _ => {
-                let mv = ours.choose(&pos, Budget::UNLIMITED);
-                modelled += usize::from(ours.models_opponent());
-                mv
-            }
-        };
-        pos.play_unchecked(mv);
-    }
-    modelled
+    let modelled = watch_order(&mut ours, (chaos, seed), seed, SearchBot::models_opponent);
+    modelled.iter().filter(|&&on| on).count()
 }
 
 #[test]
@@ -209,25 +221,7 @@ fn net_plays_order_over_its_greedy_model_only_against_a_greedy_chaos() {
     // Order's slides over a game against this Chaos: had net switched to its greedy model?
     let switched = |chaos: &str| {
         let mut net = NetBot::new(1);
-        let mut chaos = make_bot(chaos, 2).unwrap();
-        net.new_game(Size::SEVEN, entropy_core::Role::Order);
-        chaos.new_game(Size::SEVEN, entropy_core::Role::Chaos);
-        let mut position = Position::new(Size::SEVEN);
-        let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
-        let mut switched = Vec::new();
-        while !position.is_over() {
-            let mv = match position.phase() {
-                Phase::Draw => random_move(&position, &mut rng),
-                Phase::Place(_) => chaos.choose(&position, Budget::UNLIMITED),
-                _ => {
-                    let mv = net.choose(&position, Budget::UNLIMITED);
-                    switched.push(net.exploits_greedy());
-                    mv
-                }
-            };
-            position.play(mv).unwrap();
-        }
-        switched
+        watch_order(&mut net, (chaos, 2), 5, NetBot::exploits_greedy)
     };
     let greedy = switched("greedy");
     // Six placements watched (each after a slide of its own) before it may switch: the
