@@ -160,6 +160,7 @@ impl Observer {
     }
 }
 
+/// The mean of a non-empty window.
 fn mean(window: &VecDeque<f64>) -> f64 {
     window.iter().sum::<f64>() / window.len() as f64
 }
