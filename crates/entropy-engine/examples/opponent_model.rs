@@ -5,8 +5,8 @@
 //!
 //! `cargo run -p entropy-engine --example opponent_model -- [GAMES] [NODES] [CHAOS] [TENTHS]`:
 //! GAMES games (4) at NODES positions a move (20,000) against CHAOS (a built-in bot, or `self`
-//! for the searching bot at the same nodes), Order's `greedy` option TENTHS (0: the share of
-//! greedy's placements alone decides). Each game prints, per Order decision, `G` where a model
+//! for the searching bot at the same nodes), Order's `greedy` option TENTHS (5, the default;
+//! 0: the share of greedy's placements alone decides, the rule before it). Each game prints, per Order decision, `G` where a model
 //! was on and the opponent's mean regret once 12 moves are watched.
 
 use entropy_core::{Phase, Position, Role, Size};
@@ -19,17 +19,31 @@ use entropy_engine::{make_bot, Bot, Budget};
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
+/// Prints `message` as this example's error and exits with status 2, as the CLI does for bad
+/// arguments.
+fn fail(message: &str) -> ! {
+    eprintln!("opponent_model: {message}");
+    std::process::exit(2)
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let arg = |i: usize, default: u64| -> u64 {
         args.get(i).map_or(default, |s| {
-            s.parse()
-                .unwrap_or_else(|_| panic!("argument {}: {s:?} is not a whole number", i + 1))
+            s.parse().unwrap_or_else(|_| {
+                fail(&format!("argument {} ({s:?}) is not a whole number", i + 1))
+            })
         })
     };
     let (games, nodes) = (arg(0, 4), arg(1, 20_000));
     let chaos_name = args.get(2).map_or("self", String::as_str).to_string();
-    let tenths = arg(3, 0);
+    let tenths = arg(3, 5);
+    // Name a bad CHAOS before the first game rather than part-way through the output.
+    if chaos_name != "self" {
+        if let Err(e) = make_bot(&chaos_name, 0) {
+            fail(&format!("argument 3 ({chaos_name:?}): {e}"));
+        }
+    }
     let base = SearchOptions {
         limits: Some(Limits::nodes(nodes)),
         ..SearchOptions::default()
@@ -48,7 +62,7 @@ fn main() {
                 base.clone(),
             ))
         } else {
-            make_bot(&chaos_name, game).unwrap_or_else(|e| panic!("{e}"))
+            make_bot(&chaos_name, game).unwrap_or_else(|e| fail(&e.to_string()))
         };
         order.new_game(Size::SEVEN, Role::Order);
         chaos.new_game(Size::SEVEN, Role::Chaos);

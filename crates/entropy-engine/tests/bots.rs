@@ -153,11 +153,9 @@ fn decisions_modelled(options: SearchOptions, chaos: &str, seed: u64) -> usize {
 fn a_searching_chaos_that_plays_greedy_placements_is_not_modelled_as_greedy() {
     // A searching Chaos plays mostly placements greedy could have played (the ones that leave
     // Order's best reply lowest), often enough to read as greedy by their share alone; its
-    // regret, a tenth of greedy's, tells them apart.
-    let gated = SearchOptions {
-        greedy_regret: Some(0.5),
-        ..SearchOptions::default()
-    };
+    // regret, a tenth of greedy's, tells them apart: the default gates the greedy model on it.
+    let gated = SearchOptions::default();
+    assert!(gated.greedy_regret.is_some());
     for seed in 0..2 {
         assert_eq!(
             decisions_modelled(gated.clone(), "search:nodes=2000", seed),

@@ -20,6 +20,12 @@ pub const DEFAULT_TABLE_MIB: usize = 16;
 /// bots 1.3 to 1.8, searchers 0.1 to 0.5 (docs/search.md, "Opponent model").
 pub const DEFAULT_WEAK_REGRET: f64 = 2.0;
 
+/// The mean regret per move the opponent must reach before the default bot assumes it greedy:
+/// greedy gives away 0.6 to 2.4 points a move by the judge, a searching Chaos, which plays
+/// greedy's placements 80% of the time, 0.0 to 0.3 (docs/search.md, "Opponent model"). Passed
+/// the ladder's STC and LTC (docs/testing.md).
+pub const DEFAULT_GREEDY_REGRET: f64 = 0.5;
+
 /// How a [`SearchBot`] limits each search.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SearchOptions {
@@ -55,7 +61,7 @@ impl Default for SearchOptions {
             table_mib: DEFAULT_TABLE_MIB,
             model_opponent: true,
             weak_regret: Some(DEFAULT_WEAK_REGRET),
-            greedy_regret: None,
+            greedy_regret: Some(DEFAULT_GREEDY_REGRET),
             unfinished: true,
             hard_share: 1.0,
             peak: 1.0,
