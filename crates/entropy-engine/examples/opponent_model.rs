@@ -6,8 +6,9 @@
 //! `cargo run -p entropy-engine --example opponent_model -- [GAMES] [NODES] [CHAOS] [TENTHS]`:
 //! GAMES games (4) at NODES positions a move (20,000) against CHAOS (a built-in bot, or `self`
 //! for the searching bot at the same nodes), Order's `greedy` option TENTHS (5, the default;
-//! 0: the share of greedy's placements alone decides, the rule before it). Each game prints, per Order decision, `G` where a model
-//! was on and the opponent's mean regret once 12 moves are watched.
+//! 0: the share of greedy's placements alone decides, the rule before it). Each game prints,
+//! per Order decision, `G` where a model was on and the opponent's mean regret once 12 moves
+//! are watched.
 
 use entropy_core::{Phase, Position, Role, Size};
 use entropy_engine::bots::{SearchBot, SearchOptions};
