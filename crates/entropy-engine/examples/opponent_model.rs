@@ -8,7 +8,7 @@
 //! for the searching bot at the same nodes), Order's `greedy` option TENTHS (5, the default;
 //! 0: the share of greedy's placements alone decides, the rule before it). Each game prints,
 //! per Order decision, `G` where a model was on and the opponent's mean regret once 12 moves
-//! are watched.
+//! are watched; with CHAOS `self`, `C` where our Chaos assumed our Order greedy or weak.
 
 use entropy_core::{Phase, Position, Role, Size};
 use entropy_engine::bots::{SearchBot, SearchOptions};
@@ -54,19 +54,18 @@ fn main() {
         ..base.clone()
     };
     let (mut placements, mut greedy, mut decisions, mut modelled) = (0, 0, 0, 0);
+    // With CHAOS `self`: the Chaos decisions at which our Chaos assumed our Order greedy or weak.
+    let mut chaos_modelled = 0;
     for game in 0..games {
         let mut order = SearchBot::new("search", LinearEval::trained(), ours.clone());
-        let mut chaos: Box<dyn Bot> = if chaos_name == "self" {
-            Box::new(SearchBot::new(
-                "search",
-                LinearEval::trained(),
-                base.clone(),
-            ))
-        } else {
-            make_bot(&chaos_name, game).unwrap_or_else(|e| fail(&e.to_string()))
-        };
+        let mut searching_chaos = SearchBot::new("search", LinearEval::trained(), base.clone());
+        let mut other = (chaos_name != "self")
+            .then(|| make_bot(&chaos_name, game).unwrap_or_else(|e| fail(&e.to_string())));
         order.new_game(Size::SEVEN, Role::Order);
-        chaos.new_game(Size::SEVEN, Role::Chaos);
+        match &mut other {
+            Some(bot) => bot.new_game(Size::SEVEN, Role::Chaos),
+            None => searching_chaos.new_game(Size::SEVEN, Role::Chaos),
+        }
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(game);
         let mut position = Position::new(Size::SEVEN);
         let mut line = String::new();
@@ -74,8 +73,15 @@ fn main() {
             let mv = match position.phase() {
                 Phase::Draw => random_move(&position, &mut rng),
                 Phase::Place(_) => {
-                    let mv = chaos.choose(&position, Budget::UNLIMITED);
+                    let mv = match &mut other {
+                        Some(bot) => bot.choose(&position, Budget::UNLIMITED),
+                        None => searching_chaos.choose(&position, Budget::UNLIMITED),
+                    };
                     placements += 1;
+                    if other.is_none() && searching_chaos.models_opponent() {
+                        chaos_modelled += 1;
+                        line.push('C');
+                    }
                     greedy += usize::from(greedy_chaos_moves(&position).contains(&mv));
                     mv
                 }
@@ -93,7 +99,13 @@ fn main() {
             };
             position.play_unchecked(mv);
         }
-        println!("game {game}: score {:3}  {line}", position.score());
+        let read = searching_chaos
+            .opponent_regret()
+            .filter(|_| other.is_none())
+            .map_or(String::new(), |r| {
+                format!("  (our Chaos read our Order's regret {r:.2})")
+            });
+        println!("game {game}: score {:3}  {line}{read}", position.score());
     }
     println!(
         "{chaos_name} as Chaos: {greedy} of {placements} placements greedy's ({:.1}%); \
@@ -101,4 +113,11 @@ fn main() {
         100.0 * greedy as f64 / placements.max(1) as f64,
         100.0 * modelled as f64 / decisions.max(1) as f64
     );
+    if chaos_name == "self" {
+        println!(
+            "our Chaos assumed our Order greedy or weak at {chaos_modelled} of {placements} \
+             placements ({:.1}%)",
+            100.0 * chaos_modelled as f64 / placements.max(1) as f64
+        );
+    }
 }
