@@ -269,7 +269,7 @@ pub const SEARCH_OPTIONS: &[SearchOption] = &[
         value: "TENTHS",
         group: "shape",
         help: "leave out of the deeper iterations the root moves whose value, one turn deep or \
-               more, lies TENTHS tenths of a point or more below the best's (0: off, the \
+               more, is TENTHS tenths of a point or more worse than the best's (0: off, the \
                default)",
         set: |s, v| {
             let tenths = whole(v)?;
