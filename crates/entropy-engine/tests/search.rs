@@ -304,33 +304,3 @@ fn the_ntuple_evaluation_through_the_memo_is_the_evaluation() {
     }
     assert!(children > 500, "{children}");
 }
-
-#[test]
-fn root_moves_are_cut_only_after_a_whole_turn_and_only_by_their_margin() {
-    // The cut acts on the iterations after one at least a turn (3 moves) deep: up to that depth
-    // a search with it is the search without it; a margin no value reaches cuts nothing; a
-    // small one leaves moves out and visits fewer positions in all.
-    let eval = LinearEval::hand();
-    let (mut plain_nodes, mut narrow_nodes) = (0, 0);
-    for seed in 0..12u64 {
-        let pos = random_position(seed, Size::FIVE, 10 + (seed as usize % 3));
-        if pos.to_move().is_none() {
-            continue;
-        }
-        let search = |margin: Option<f64>, depth: u32| {
-            let mut searcher = Searcher::new(eval.clone(), 4);
-            searcher.set_root_margin(margin);
-            let r = searcher.search(&pos, Limits::depth(depth));
-            (r.best, r.value, r.nodes)
-        };
-        assert_eq!(search(Some(0.1), 3), search(None, 3), "{pos:?}");
-        let (plain, wide, narrow) = (search(None, 5), search(Some(1e6), 5), search(Some(0.1), 5));
-        assert_eq!(wide, plain, "{pos:?}");
-        plain_nodes += plain.2;
-        narrow_nodes += narrow.2;
-    }
-    assert!(
-        narrow_nodes < plain_nodes,
-        "a margin of 0.1 points visited {narrow_nodes} positions, none {plain_nodes}"
-    );
-}

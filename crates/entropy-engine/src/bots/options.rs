@@ -265,19 +265,6 @@ pub const SEARCH_OPTIONS: &[SearchOption] = &[
         },
     },
     SearchOption {
-        key: "rootcut",
-        value: "TENTHS",
-        group: "shape",
-        help: "leave out of the deeper iterations the root moves whose value, one turn deep or \
-               more, is TENTHS tenths of a point or more worse than the best's (0: off, the \
-               default)",
-        set: |s, v| {
-            let tenths = whole(v)?;
-            s.options.root_margin = (tenths > 0).then_some(tenths as f64 / 10.0);
-            Ok(())
-        },
-    },
-    SearchOption {
         key: "unfinished",
         value: "0|1",
         group: "time",

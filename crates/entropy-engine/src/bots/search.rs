@@ -52,9 +52,6 @@ pub struct SearchOptions {
     pub hard_share: f64,
     /// With the clock: how sharply the time profile peaks mid-game ([`time::allot`]).
     pub peak: f64,
-    /// Root moves this many points worse than the best after a completed iteration are left
-    /// out of the deeper ones ([`Searcher::set_root_margin`]); `None`: every move searched.
-    pub root_margin: Option<f64>,
 }
 
 impl Default for SearchOptions {
@@ -68,7 +65,6 @@ impl Default for SearchOptions {
             unfinished: true,
             hard_share: 1.0,
             peak: 1.0,
-            root_margin: None,
         }
     }
 }
@@ -198,8 +194,7 @@ impl SearchBot {
         judge: LinearEval,
         options: SearchOptions,
     ) -> SearchBot {
-        let mut searcher = Searcher::new(eval, options.table_mib);
-        searcher.set_root_margin(options.root_margin);
+        let searcher = Searcher::new(eval, options.table_mib);
         SearchBot {
             name: name.into(),
             observer: Observer::new(judge, options.weak_regret, options.greedy_regret),

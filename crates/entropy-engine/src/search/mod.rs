@@ -148,12 +148,7 @@ pub struct Searcher<E: Evaluator> {
     table: Table,
     cache: EvalCache,
     model: OpponentModel,
-    root_margin: Option<f64>,
 }
-
-/// The shallowest completed iteration whose values may cut root moves: one whole turn, so that
-/// a move's value has seen the opponent's answer and the next draw.
-const ROOT_CUT_DEPTH: u32 = 3;
 
 impl<E: Evaluator> Searcher<E> {
     /// A searcher with this evaluation and a table of `table_mib` MiB.
@@ -163,15 +158,7 @@ impl<E: Evaluator> Searcher<E> {
             table: Table::new(table_mib),
             cache: EvalCache::default(),
             model: OpponentModel::default(),
-            root_margin: None,
         }
-    }
-
-    /// From now on, a root move whose value in a completed iteration (at least one turn deep)
-    /// lies `margin` points or more on the wrong side of the best one's is not searched by the
-    /// deeper iterations of that search; `None` searches every root move (the default).
-    pub fn set_root_margin(&mut self, margin: Option<f64>) {
-        self.root_margin = margin;
     }
 
     /// Assumes these players greedy below the root from now on. Stored results made under
@@ -232,8 +219,6 @@ impl<E: Evaluator> Searcher<E> {
             model: self.model,
             no_pass_at_root: no_pass,
             unfinished_root: limits.unfinished,
-            root_skip: Vec::new(),
-            root_values: Vec::new(),
         }
     }
 
@@ -245,9 +230,7 @@ impl<E: Evaluator> Searcher<E> {
         );
         let started = Instant::now();
         self.table.new_search();
-        let root_margin = self.root_margin;
         let mut context = self.context(limits, started, no_pass);
-        let maximising = position.phase() == Phase::Slide;
         let end = moves_to_end(position);
         let max_depth = limits.depth.unwrap_or(u32::MAX).min(end).max(1);
         let legal = position.legal_moves();
@@ -261,7 +244,6 @@ impl<E: Evaluator> Searcher<E> {
         };
         let mut previous_best = None;
         for depth in 1..=max_depth {
-            context.root_values.clear();
             let (value, best) = context.decision(position, depth, 0, -UPPER, UPPER, previous_best);
             if context.stopped.is_some() && depth > 1 {
                 if let (true, Some(best)) = (limits.unfinished, best) {
@@ -283,26 +265,6 @@ impl<E: Evaluator> Searcher<E> {
             if depth >= end {
                 result.solved = true;
                 break;
-            }
-            if let (Some(margin), Some(best), true) = (root_margin, best, depth >= ROOT_CUT_DEPTH) {
-                let far = |v: f64| {
-                    if maximising {
-                        v <= value - margin
-                    } else {
-                        v >= value + margin
-                    }
-                };
-                let Context {
-                    root_values,
-                    root_skip,
-                    ..
-                } = &mut context;
-                root_skip.extend(
-                    root_values
-                        .iter()
-                        .filter(|&&(mv, v)| mv != best && far(v))
-                        .map(|&(mv, _)| mv),
-                );
             }
         }
         let _ = Stop::Nodes;

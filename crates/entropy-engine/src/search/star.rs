@@ -48,11 +48,6 @@ pub struct Context<'a, E: Evaluator> {
     /// When stopped, the root hands back its best move among those it finished
     /// ([`super::Limits::unfinished`]).
     pub(super) unfinished_root: bool,
-    /// Root moves not searched (cut by [`super::Searcher::set_root_margin`]).
-    pub(super) root_skip: Vec<Move>,
-    /// The value the root found for each move it searched in this iteration, in search order
-    /// (fail-soft: a value at or below the best so far bounds the move's from above).
-    pub(super) root_values: Vec<(Move, f64)>,
 }
 
 impl<E: Evaluator> Context<'_, E> {
@@ -169,18 +164,12 @@ impl<E: Evaluator> Context<'_, E> {
         };
         let mut moves =
             modelled.unwrap_or_else(|| ordered_moves(position, first, self.killers.at(ply)));
-        if ply == 0 && (self.no_pass_at_root || !self.root_skip.is_empty()) {
-            let kept = |m: Move| {
-                let pass_left_out = self.no_pass_at_root && m == Move::Pass;
-                !(pass_left_out || self.root_skip.contains(&m))
-            };
-            if moves.iter().any(|&m| kept(m)) {
-                let mut real = MoveList::new();
-                for &mv in moves.iter().filter(|&&m| kept(m)) {
-                    real.push(mv);
-                }
-                moves = real;
+        if ply == 0 && self.no_pass_at_root && moves.len() > 1 {
+            let mut real = MoveList::new();
+            for &mv in moves.iter().filter(|&&m| m != Move::Pass) {
+                real.push(mv);
             }
+            moves = real;
         }
         let mut best_value = if maximising {
             f64::NEG_INFINITY
@@ -202,9 +191,6 @@ impl<E: Evaluator> Context<'_, E> {
                 } else {
                     (0.0, None)
                 };
-            }
-            if ply == 0 {
-                self.root_values.push((mv, value));
             }
             let better = if maximising {
                 value > best_value
