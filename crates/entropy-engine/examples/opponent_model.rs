@@ -27,6 +27,18 @@ fn fail(message: &str) -> ! {
     std::process::exit(2)
 }
 
+/// The Chaos player of a game: the searching bot if there is one, else the other.
+fn chaos<'a>(
+    searching: &'a mut Option<SearchBot>,
+    other: &'a mut Option<Box<dyn Bot>>,
+) -> &'a mut dyn Bot {
+    match (searching, other) {
+        (Some(bot), _) => bot,
+        (None, Some(bot)) => bot.as_mut(),
+        (None, None) => unreachable!("one Chaos player is made per game"),
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let arg = |i: usize, default: u64| -> u64 {
@@ -58,14 +70,15 @@ fn main() {
     let mut chaos_modelled = 0;
     for game in 0..games {
         let mut order = SearchBot::new("search", LinearEval::trained(), ours.clone());
-        let mut searching_chaos = SearchBot::new("search", LinearEval::trained(), base.clone());
-        let mut other = (chaos_name != "self")
+        // Exactly one of the two plays Chaos: our searcher, kept as itself to read its model, or
+        // the built-in bot named.
+        let mut searching_chaos = (chaos_name == "self")
+            .then(|| SearchBot::new("search", LinearEval::trained(), base.clone()));
+        let mut other = searching_chaos
+            .is_none()
             .then(|| make_bot(&chaos_name, game).unwrap_or_else(|e| fail(&e.to_string())));
         order.new_game(Size::SEVEN, Role::Order);
-        match &mut other {
-            Some(bot) => bot.new_game(Size::SEVEN, Role::Chaos),
-            None => searching_chaos.new_game(Size::SEVEN, Role::Chaos),
-        }
+        chaos(&mut searching_chaos, &mut other).new_game(Size::SEVEN, Role::Chaos);
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(game);
         let mut position = Position::new(Size::SEVEN);
         let mut line = String::new();
@@ -73,12 +86,13 @@ fn main() {
             let mv = match position.phase() {
                 Phase::Draw => random_move(&position, &mut rng),
                 Phase::Place(_) => {
-                    let mv = match &mut other {
-                        Some(bot) => bot.choose(&position, Budget::UNLIMITED),
-                        None => searching_chaos.choose(&position, Budget::UNLIMITED),
-                    };
+                    let mv = chaos(&mut searching_chaos, &mut other)
+                        .choose(&position, Budget::UNLIMITED);
                     placements += 1;
-                    if other.is_none() && searching_chaos.models_opponent() {
+                    if searching_chaos
+                        .as_ref()
+                        .is_some_and(SearchBot::models_opponent)
+                    {
                         chaos_modelled += 1;
                         line.push('C');
                     }
@@ -100,8 +114,8 @@ fn main() {
             position.play_unchecked(mv);
         }
         let read = searching_chaos
-            .opponent_regret()
-            .filter(|_| other.is_none())
+            .as_ref()
+            .and_then(SearchBot::opponent_regret)
             .map_or(String::new(), |r| {
                 format!("  (our Chaos read our Order's regret {r:.2})")
             });
