@@ -91,6 +91,8 @@ pub struct PlayerSummary {
     pub games: usize,
     /// Mean seconds of clock used per game.
     pub mean_seconds: f64,
+    /// Median seconds of clock used per game (a few long games pull the mean up).
+    pub median_seconds: f64,
     /// Forfeits by reason.
     pub forfeits: BTreeMap<FaultKind, usize>,
 }
@@ -124,15 +126,16 @@ pub fn summarize(records: &[GameRecord]) -> Summary {
             points: 0,
             games: 0,
             mean_seconds: 0.0,
+            median_seconds: 0.0,
             forfeits: BTreeMap::new(),
         };
-        let mut seconds = 0.0;
+        let mut seconds = Vec::with_capacity(records.len());
         for record in records {
             let (role, side) = record.side_of(index);
             summary.name = side.name.clone();
             summary.games += 1;
             summary.points += side.points as u64;
-            seconds += side.seconds;
+            seconds.push(side.seconds);
             match role {
                 Role::Order => order.push(record.score as f64),
                 Role::Chaos => chaos.push(record.score as f64),
@@ -143,33 +146,18 @@ pub fn summarize(records: &[GameRecord]) -> Summary {
         }
         summary.as_order = MeanCi::of(&order);
         summary.as_chaos = MeanCi::of(&chaos);
-        summary.mean_seconds = seconds / summary.games.max(1) as f64;
+        summary.mean_seconds = seconds.iter().sum::<f64>() / summary.games.max(1) as f64;
+        summary.median_seconds = median(&mut seconds);
         summary
     };
-    let mut by_deal: BTreeMap<u32, [Option<&GameRecord>; 2]> = BTreeMap::new();
-    for record in records {
-        by_deal.entry(record.deal).or_default()[record.game as usize % 2] = Some(record);
-    }
-    let complete: Vec<[&GameRecord; 2]> = by_deal
+    let margins = deal_margins(records);
+    let differences: Vec<f64> = margins.values().map(|m| m.margin).collect();
+    // Taken out only where every complete deal measured it.
+    let adjusted = margins
         .values()
-        .filter_map(|pair| Some([pair[0]?, pair[1]?]))
-        .collect();
-    let differences: Vec<f64> = complete
-        .iter()
-        .map(|[a, b]| f64::from(a.score) - f64::from(b.score))
-        .collect();
-    let measured = complete
-        .iter()
-        .all(|pair| pair.iter().all(|r| r.luck.is_some()));
-    let adjusted = if measured {
-        let skill: Vec<f64> = complete
-            .iter()
-            .map(|[a, b]| a.skill_score() - b.skill_score())
-            .collect();
-        MeanCi::of(&skill)
-    } else {
-        None
-    };
+        .map(|m| m.skill)
+        .collect::<Option<Vec<f64>>>()
+        .and_then(|skill| MeanCi::of(&skill));
     let mut deals_won_drawn_lost = [0; 3];
     for d in &differences {
         deals_won_drawn_lost[if *d > 0.0 {
@@ -187,6 +175,117 @@ pub fn summarize(records: &[GameRecord]) -> Summary {
         deals_won_drawn_lost,
         games: records.len(),
     }
+}
+
+/// The median of these values (the mean of the middle two for an even count); 0 for none.
+pub fn median(values: &mut [f64]) -> f64 {
+    if values.is_empty() {
+        return 0.0;
+    }
+    values.sort_by(f64::total_cmp);
+    let middle = values.len() / 2;
+    if values.len() % 2 == 1 {
+        values[middle]
+    } else {
+        (values[middle - 1] + values[middle]) / 2.0
+    }
+}
+
+/// One complete deal of a match: its chips' seed and A's margin over B on them.
+#[derive(Copy, Clone, Debug, PartialEq)]
+struct DealMargin {
+    deal_seed: u64,
+    /// A's S as Order less B's S as Order.
+    margin: f64,
+    /// The same less each game's luck in the draws, where both games measured it.
+    skill: Option<f64>,
+}
+
+/// The complete deals of a match's records, by deal number.
+fn deal_margins(records: &[GameRecord]) -> BTreeMap<u32, DealMargin> {
+    let mut by_deal: BTreeMap<u32, [Option<&GameRecord>; 2]> = BTreeMap::new();
+    for record in records {
+        by_deal.entry(record.deal).or_default()[record.game as usize % 2] = Some(record);
+    }
+    by_deal
+        .into_iter()
+        .filter_map(|(deal, [a, b])| {
+            let (a, b) = (a?, b?);
+            Some((
+                deal,
+                DealMargin {
+                    deal_seed: a.deal_seed,
+                    margin: f64::from(a.score) - f64::from(b.score),
+                    skill: (a.luck.is_some() && b.luck.is_some())
+                        .then(|| a.skill_score() - b.skill_score()),
+                },
+            ))
+        })
+        .collect()
+}
+
+/// Two matches compared on the deals both played with the same chips: how much larger the
+/// first's paired margin is than the second's, deal by deal. The way to say "this player
+/// beats that opponent by more than the last default did": the same chips cancel the luck of
+/// the deals a plain difference of the two matches' means would keep.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Comparison {
+    /// Complete deals in both, with the same chips.
+    pub shared: usize,
+    /// Complete deals in both with the same number but other chips (matches of other seeds or
+    /// board sizes): left out.
+    pub dealt_otherwise: usize,
+    /// The first match's paired margin over the shared deals.
+    pub first: MeanCi,
+    /// The second match's paired margin over the same deals.
+    pub second: MeanCi,
+    /// Per shared deal, the first's margin less the second's.
+    pub difference: MeanCi,
+    /// The same less the draws' luck, where every game of the shared deals measured it.
+    pub difference_adjusted: Option<MeanCi>,
+}
+
+/// Compares two matches' paired margins on the deals both played with the same chips; an
+/// error when there is no such deal.
+pub fn compare(first: &[GameRecord], second: &[GameRecord]) -> Result<Comparison, String> {
+    let (a, b) = (deal_margins(first), deal_margins(second));
+    let mut pairs = Vec::new();
+    let mut dealt_otherwise = 0;
+    for (deal, x) in &a {
+        match b.get(deal) {
+            Some(y) if y.deal_seed == x.deal_seed => pairs.push((*x, *y)),
+            Some(_) => dealt_otherwise += 1,
+            None => {}
+        }
+    }
+    if pairs.is_empty() {
+        return Err(if dealt_otherwise > 0 {
+            format!(
+                "no deal in common: the {dealt_otherwise} deals both completed were dealt other \
+                 chips (another --seed or --size)"
+            )
+        } else {
+            format!(
+                "no deal in common: the first has {} complete deals, the second {}, none of the \
+                 same number",
+                a.len(),
+                b.len()
+            )
+        });
+    }
+    let of = |values: Vec<f64>| MeanCi::of(&values).expect("at least one deal");
+    let adjusted: Option<Vec<f64>> = pairs
+        .iter()
+        .map(|(x, y)| Some(x.skill? - y.skill?))
+        .collect();
+    Ok(Comparison {
+        shared: pairs.len(),
+        dealt_otherwise,
+        first: of(pairs.iter().map(|(x, _)| x.margin).collect()),
+        second: of(pairs.iter().map(|(_, y)| y.margin).collect()),
+        difference: of(pairs.iter().map(|(x, y)| x.margin - y.margin).collect()),
+        difference_adjusted: adjusted.map(of),
+    })
 }
 
 #[cfg(test)]
@@ -212,5 +311,115 @@ mod tests {
         assert!(ci.significant());
         assert!(MeanCi::of(&[]).is_none());
         assert!(!MeanCi::of(&[5.0]).unwrap().significant());
+    }
+
+    use crate::player::PlayerSpec;
+    use crate::record::{MatchKey, Side};
+
+    /// A game of deal `deal` (game 0: A is Order) on chips `deal_seed`, Order scoring `score`.
+    fn game(deal: u32, game: u8, deal_seed: u64, score: u32, luck: Option<f64>) -> GameRecord {
+        let side = |player: char, seconds: f64| Side {
+            player,
+            name: player.to_string(),
+            seconds,
+            points: 0,
+        };
+        let (order, chaos) = if game == 0 { ('A', 'B') } else { ('B', 'A') };
+        GameRecord {
+            key: MatchKey {
+                players: [
+                    PlayerSpec::Builtin("greedy".into()),
+                    PlayerSpec::Builtin("random".into()),
+                ],
+                seed: 1,
+                clock_ms: 1000,
+                clock_b_ms: None,
+                size: 7,
+                luck: luck.map(|_| 2),
+            },
+            deal,
+            game,
+            deal_seed,
+            order: side(order, f64::from(score) / 10.0),
+            chaos: side(chaos, 1.0),
+            moves: Vec::new(),
+            board: String::new(),
+            score,
+            luck,
+            termination: "normal".into(),
+            forfeits: Vec::new(),
+            sprt: None,
+        }
+    }
+
+    #[test]
+    fn medians() {
+        assert_eq!(median(&mut []), 0.0);
+        assert_eq!(median(&mut [3.0, 1.0, 2.0]), 2.0);
+        assert_eq!(median(&mut [4.0, 1.0, 100.0, 2.0]), 3.0);
+    }
+
+    #[test]
+    fn summary_pairs_games_by_deal() {
+        // Deal 1 is missing B's game as Order: only deals 0 and 2 are complete.
+        let records = [
+            game(0, 0, 10, 80, Some(1.0)),
+            game(2, 1, 12, 70, Some(0.0)),
+            game(0, 1, 10, 75, Some(-1.0)),
+            game(1, 0, 11, 90, Some(0.0)),
+            game(2, 0, 12, 74, Some(2.0)),
+        ];
+        let summary = summarize(&records);
+        let paired = summary.paired.unwrap();
+        assert_eq!((paired.n, paired.mean), (2, 4.5));
+        // (80 - 1) - (75 + 1) = 3, (74 - 2) - 70 = 2.
+        assert_eq!(summary.adjusted.unwrap().mean, 2.5);
+        assert_eq!(summary.deals_won_drawn_lost, [2, 0, 0]);
+        // A's seconds in file order: 8.0, 1.0 and 1.0 (as Chaos), 9.0, 7.4.
+        assert_eq!(summary.players[0].median_seconds, 7.4);
+        // Without the luck of one game no adjusted margin is claimed.
+        let mut unmeasured = records.to_vec();
+        unmeasured[0].luck = None;
+        assert!(summarize(&unmeasured).adjusted.is_none());
+    }
+
+    #[test]
+    fn comparisons_use_the_shared_deals_with_the_same_chips() {
+        let first = [
+            game(0, 0, 10, 80, Some(0.0)),
+            game(0, 1, 10, 70, Some(0.0)),
+            game(1, 0, 11, 85, Some(1.0)),
+            game(1, 1, 11, 80, Some(0.0)),
+            game(2, 0, 12, 90, Some(0.0)),
+            game(2, 1, 12, 60, Some(0.0)),
+        ];
+        // Deal 1 is dealt other chips in the second match, deal 2 is not complete there.
+        let second = [
+            game(0, 0, 10, 72, Some(0.0)),
+            game(0, 1, 10, 70, Some(-1.0)),
+            game(1, 0, 99, 70, Some(0.0)),
+            game(1, 1, 99, 80, Some(0.0)),
+            game(2, 0, 12, 80, Some(0.0)),
+        ];
+        let c = compare(&first, &second).unwrap();
+        assert_eq!((c.shared, c.dealt_otherwise), (1, 1));
+        assert_eq!(
+            (c.first.mean, c.second.mean, c.difference.mean),
+            (10.0, 2.0, 8.0)
+        );
+        // Less the luck: 10 - (72 - (70 + 1)) = 9.
+        assert_eq!(c.difference_adjusted.unwrap().mean, 9.0);
+        let shifted: Vec<GameRecord> = second
+            .iter()
+            .map(|r| GameRecord {
+                deal_seed: r.deal_seed + 1,
+                ..r.clone()
+            })
+            .collect();
+        let error = compare(&first, &shifted).unwrap_err();
+        assert!(error.contains("other chips"), "{error}");
+        assert!(compare(&first, &[])
+            .unwrap_err()
+            .contains("no deal in common"));
     }
 }

@@ -118,6 +118,82 @@ fn match_between_built_in_bots_writes_records_and_resumes() {
 }
 
 #[test]
+fn records_summarise_a_match_and_compare_it_with_another_on_the_same_deals() {
+    let dir = scratch("records");
+    let play = |a: &str, b: &str, seed: &str, file: &str| {
+        let path = dir.join(file);
+        let out = entropy(
+            &[
+                "match",
+                a,
+                b,
+                "--deals",
+                "3",
+                "--seed",
+                seed,
+                "--out",
+                path.to_str().unwrap(),
+                "--quiet",
+            ],
+            "",
+        );
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        (path, text(&out.stdout))
+    };
+    let (first, played) = play("greedy", "random", "4", "first.jsonl");
+    let (second, _) = play("greedy", "greedy", "4", "second.jsonl");
+    let (elsewhere, _) = play("greedy", "greedy", "5", "elsewhere.jsonl");
+
+    // Read back, the summary is the one the match printed.
+    let out = entropy(&["records", first.to_str().unwrap()], "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), played);
+    assert!(played.contains("median"), "{played}");
+
+    let out = entropy(
+        &[
+            "records",
+            first.to_str().unwrap(),
+            "--against",
+            second.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("3 deals both played on the same chips"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("margin less the other's, deal by deal"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("the same less the draws' luck"), "{stdout}");
+
+    let out = entropy(
+        &[
+            "records",
+            first.to_str().unwrap(),
+            "--against",
+            elsewhere.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_fails(&out, 2, "dealt other chips");
+    let missing = dir.join("missing.jsonl");
+    let out = entropy(&["records", missing.to_str().unwrap()], "");
+    assert_fails(&out, 2, "no such file");
+    // Two matches' games in one file are refused rather than summarised as one.
+    let mixed = dir.join("mixed.jsonl");
+    let both =
+        std::fs::read_to_string(&first).unwrap() + &std::fs::read_to_string(&second).unwrap();
+    std::fs::write(&mixed, both).unwrap();
+    let out = entropy(&["records", mixed.to_str().unwrap()], "");
+    assert_fails(&out, 2, "holds games of two matches");
+}
+
+#[test]
 fn an_sprt_match_stops_when_it_decides_and_resumes_to_the_same_decision() {
     let dir = scratch("sprt");
     let out_file = dir.join("games.jsonl");
@@ -431,6 +507,37 @@ fn the_baseline_script_explains_its_use_and_bad_revisions() {
         .unwrap();
     assert_eq!(bad.status.code(), Some(2));
     assert!(text(&bad.stderr).contains("no-such-revision-xyz is not a revision"));
+}
+
+#[test]
+fn the_gauntlet_script_explains_its_use_and_bad_options() {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scripts/gauntlet.sh");
+    let run = |args: &[&str]| {
+        Command::new("bash")
+            .arg(&script)
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let help = run(&["--help"]);
+    assert!(help.status.success());
+    let usage = text(&help.stdout);
+    assert!(
+        usage.contains("Usage: scripts/gauntlet.sh CANDIDATE"),
+        "{usage}"
+    );
+    assert!(usage.contains("--against R"), "{usage}");
+    assert!(
+        !usage.contains("set -euo"),
+        "the usage stops at the comment: {usage}"
+    );
+    let bad = run(&["search", "--bogus"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(text(&bad.stderr).contains("unknown option --bogus"));
+    let missing = run(&["search", "--against"]);
+    assert_ne!(missing.status.code(), Some(0));
+    assert!(text(&missing.stderr).contains("--against needs a player"));
+    assert_eq!(run(&[]).status.code(), Some(2));
 }
 
 #[test]

@@ -144,7 +144,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
         jobs,
     };
     let (records, sprt) = play_match(&config, &path, sprt, args.quiet)?;
-    print_summary(&config, &summarize(&records), sprt.as_ref(), &path);
+    let summary = summarize(&records);
+    print_summary(&config.key, config.deals, &summary, sprt.as_ref(), &path);
     Ok(ExitCode::SUCCESS)
 }
 
@@ -317,21 +318,27 @@ pub fn format_ci(ci: &Option<MeanCi>) -> String {
     }
 }
 
-fn print_summary(config: &MatchConfig, summary: &Summary, sprt: Option<&SprtStatus>, path: &Path) {
-    let key = &config.key;
+/// Prints a match's summary: `entropy match` when it ends, `entropy records` from a file.
+pub fn print_summary(
+    key: &MatchKey,
+    deals: u32,
+    summary: &Summary,
+    sprt: Option<&SprtStatus>,
+    path: &Path,
+) {
     println!(
         "{} (A) vs {} (B): {} deals x 2 games, seed {}, {} clock, {}x{} board",
         key.players[0].short_label(),
         key.players[1].short_label(),
-        config.deals,
+        deals,
         key.seed,
         key.clock_text(),
         key.size,
         key.size
     );
     println!(
-        "{:<3}{:>16}{:>22}{:>9}{:>9}  {:<24}player",
-        "", "S as Order", "S conceded as Chaos", "points", "s/game", "forfeits"
+        "{:<3}{:>16}{:>22}{:>9}{:>9}{:>9}  {:<24}player",
+        "", "S as Order", "S conceded as Chaos", "points", "s/game", "median", "forfeits"
     );
     for (label, player) in ["A", "B"].iter().zip(&summary.players) {
         let forfeits = if player.forfeits.is_empty() {
@@ -345,11 +352,12 @@ fn print_summary(config: &MatchConfig, summary: &Summary, sprt: Option<&SprtStat
                 .join(", ")
         };
         println!(
-            "{label:<3}{:>16}{:>22}{:>9}{:>9.3}  {forfeits:<24}{}",
+            "{label:<3}{:>16}{:>22}{:>9}{:>9.3}{:>9.3}  {forfeits:<24}{}",
             format_ci(&player.as_order),
             format_ci(&player.as_chaos),
             player.points,
             player.mean_seconds,
+            player.median_seconds,
             player.name
         );
     }

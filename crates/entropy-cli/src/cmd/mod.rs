@@ -11,6 +11,7 @@ pub mod matches;
 pub mod perft;
 pub mod play;
 pub mod policy_data;
+pub mod records;
 pub mod score;
 pub mod serve;
 pub mod train;
