@@ -286,18 +286,6 @@ pub const SEARCH_OPTIONS: &[SearchOption] = &[
         },
     },
     SearchOption {
-        key: "finish",
-        value: "PERCENT",
-        group: "time",
-        help: "an experiment on the ladder: an iteration predicted to finish past the move's \
-               allotted time but within PERCENT of it may run to that (0, never)",
-        set: |s, v| {
-            let percent = real(v)?;
-            s.options.finish_share = (percent > 100.0).then_some(percent / 100.0);
-            Ok(())
-        },
-    },
-    SearchOption {
         key: "peak",
         value: "X",
         group: "time",

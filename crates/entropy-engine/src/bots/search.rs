@@ -52,10 +52,6 @@ pub struct SearchOptions {
     pub hard_share: f64,
     /// With the clock: how sharply the time profile peaks mid-game ([`time::allot`]).
     pub peak: f64,
-    /// With the clock: the limit, as a multiple of its allotted time (within [`time::cap`]),
-    /// an iteration predicted to finish by it may run to ([`Limits::extended`]); `None`
-    /// never.
-    pub finish_share: Option<f64>,
 }
 
 impl Default for SearchOptions {
@@ -69,7 +65,6 @@ impl Default for SearchOptions {
             unfinished: true,
             hard_share: 1.0,
             peak: 1.0,
-            finish_share: None,
         }
     }
 }
@@ -249,14 +244,9 @@ impl Bot for SearchBot {
                 );
                 let cap = time::cap(budget.game_left, budget.per_move);
                 let hard = allotted.mul_f64(self.options.hard_share).min(cap);
-                let hard = hard.max(Duration::from_millis(1));
                 Limits {
                     unfinished: self.options.unfinished,
-                    extended: self
-                        .options
-                        .finish_share
-                        .map(|share| allotted.mul_f64(share).min(cap).max(hard)),
-                    ..Limits::time(hard)
+                    ..Limits::time(hard.max(Duration::from_millis(1)))
                 }
             }
         };

@@ -212,7 +212,6 @@ impl<E: Evaluator> Searcher<E> {
         let share = Limits {
             nodes: limits.nodes.map(|n| (n / colours.len() as u64).max(1)),
             time: limits.time.map(|t| t / colours.len() as u32),
-            extended: limits.extended.map(|t| t / colours.len() as u32),
             ..limits
         };
         let total = position.bag().total() as f64;

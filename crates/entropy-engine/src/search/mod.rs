@@ -58,10 +58,6 @@ pub struct Limits {
     /// move first, and any move it then finishes with a higher value is better by a deeper
     /// search. Off, a stopped iteration is thrown away.
     pub unfinished: bool,
-    /// With `time`: a longer limit an iteration may run to when it is predicted to finish
-    /// within it but not within `time` (its predicted length the last iteration's times the
-    /// growth seen three moves shallower); no iteration starts once `time` has passed.
-    pub extended: Option<Duration>,
 }
 
 impl Limits {
@@ -105,47 +101,6 @@ pub struct SearchResult {
     pub elapsed: Duration,
     /// Whether the search saw every line to the end of the game (the value is exact).
     pub solved: bool,
-    /// With [`Limits::extended`]: `Some(true)` if an iteration ran past the time limit and
-    /// finished, `Some(false)` if one ran past it and was stopped; `None` if none ran past it.
-    pub extended: Option<bool>,
-}
-
-/// The growth of an iteration's length when the search goes a move deeper, when too little was
-/// measured: the median over positions of greedy games (docs/search.md).
-const TYPICAL_GROWTH: f64 = 5.6;
-
-/// The predicted length of the next iteration from the lengths of the completed ones: the last
-/// times the growth seen three moves shallower, whose leaves fall in the same phase of the turn
-/// (the growth of successive iterations alternates with the phase: 4 to 11 times); the typical
-/// growth where that iteration was too short to time. `None` before any iteration.
-fn predicted_length(lengths: &[Duration]) -> Option<Duration> {
-    let last = *lengths.last()?;
-    let n = lengths.len();
-    let growth = match (n >= 4).then(|| (lengths[n - 3], lengths[n - 4])) {
-        Some((after, before)) if before >= Duration::from_micros(500) => {
-            (after.as_secs_f64() / before.as_secs_f64()).clamp(2.0, 30.0)
-        }
-        _ => TYPICAL_GROWTH,
-    };
-    Some(last.mul_f64(growth))
-}
-
-/// The limit the next iteration runs under, given the time spent, its predicted length, the
-/// search's time and its extended limit; `None`: do not start it. An iteration predicted to
-/// finish past `soft` but within `extended` may run to `extended`; one that starts before
-/// `soft` otherwise stops at `soft` (what it finishes is kept, [`Limits::unfinished`]).
-fn iteration_limit(
-    elapsed: Duration,
-    predicted: Option<Duration>,
-    soft: Duration,
-    extended: Duration,
-) -> Option<Duration> {
-    let finish = predicted.map(|p| elapsed + p);
-    match finish {
-        Some(finish) if finish > soft && finish <= extended => Some(extended),
-        _ if elapsed >= soft => None,
-        _ => Some(soft),
-    }
 }
 
 /// The number of moves (chance draws included) until the board is full.
@@ -286,26 +241,9 @@ impl<E: Evaluator> Searcher<E> {
             nodes: 0,
             elapsed: Duration::ZERO,
             solved: false,
-            extended: None,
         };
         let mut previous_best = None;
-        // How long each completed iteration took, for predicting the next.
-        let mut lengths: Vec<Duration> = Vec::new();
         for depth in 1..=max_depth {
-            if let (Some(soft), Some(extended)) = (limits.time, limits.extended) {
-                let elapsed = started.elapsed();
-                match iteration_limit(elapsed, predicted_length(&lengths), soft, extended) {
-                    Some(limit) => {
-                        context.deadline = Some(started + limit);
-                        if limit > soft {
-                            // Settled below, when the iteration ends either way.
-                            result.extended = Some(false);
-                        }
-                    }
-                    None => break,
-                }
-            }
-            let iteration = Instant::now();
             let (value, best) = context.decision(position, depth, 0, -UPPER, UPPER, previous_best);
             if context.stopped.is_some() && depth > 1 {
                 if let (true, Some(best)) = (limits.unfinished, best) {
@@ -320,10 +258,6 @@ impl<E: Evaluator> Searcher<E> {
                 result.value = value;
                 result.depth = depth;
                 previous_best = Some(best);
-            }
-            lengths.push(iteration.elapsed());
-            if result.extended.is_some() {
-                result.extended = Some(true);
             }
             if context.stopped.is_some() {
                 break;
@@ -357,65 +291,5 @@ impl<E: Evaluator> Searcher<E> {
         let mut context = self.context(Limits::default(), Instant::now(), false);
         let value = context.search(position, depth, 0, alpha, beta);
         (value, context.nodes)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn ms(n: u64) -> Duration {
-        Duration::from_millis(n)
-    }
-
-    #[test]
-    fn the_next_iteration_is_predicted_from_the_growth_a_turn_shallower() {
-        assert_eq!(predicted_length(&[]), None);
-        // Too short to time: the typical growth.
-        assert_eq!(
-            predicted_length(&[ms(2)]),
-            Some(ms(2).mul_f64(TYPICAL_GROWTH))
-        );
-        // Three moves shallower, 2 ms grew to 8 ms: the last, 20 ms, grows alike.
-        assert_eq!(
-            predicted_length(&[ms(2), ms(8), ms(9), ms(20)]),
-            Some(ms(80))
-        );
-        // The growth is clamped to what iterations show.
-        assert_eq!(
-            predicted_length(&[ms(1), ms(100), ms(1), ms(20)]),
-            Some(ms(600))
-        );
-    }
-
-    #[test]
-    fn an_iteration_runs_past_the_time_only_when_predicted_to_finish_by_the_extension() {
-        let (soft, extended) = (ms(100), ms(200));
-        // Finishes in time: the soft limit.
-        assert_eq!(
-            iteration_limit(ms(10), Some(ms(50)), soft, extended),
-            Some(soft)
-        );
-        // Finishes past it but within the extension: runs to the extension.
-        assert_eq!(
-            iteration_limit(ms(30), Some(ms(150)), soft, extended),
-            Some(extended)
-        );
-        // Cannot finish even then: what it finishes by the soft limit is kept.
-        assert_eq!(
-            iteration_limit(ms(30), Some(ms(400)), soft, extended),
-            Some(soft)
-        );
-        // Past the soft limit, only an iteration that can finish starts.
-        assert_eq!(
-            iteration_limit(ms(120), Some(ms(50)), soft, extended),
-            Some(extended)
-        );
-        assert_eq!(
-            iteration_limit(ms(120), Some(ms(300)), soft, extended),
-            None
-        );
-        // Before any iteration: the soft limit.
-        assert_eq!(iteration_limit(ms(0), None, soft, extended), Some(soft));
     }
 }
