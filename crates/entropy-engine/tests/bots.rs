@@ -85,6 +85,7 @@ fn the_search_bot_models_a_greedy_opponent_and_not_a_random_one() {
     let options = SearchOptions {
         limits: Some(Limits::nodes(500)),
         weak_regret: None,
+        hand_vs_greedy: true,
         ..SearchOptions::default()
     };
     for (opponent, expected) in [("greedy", true), ("random", false)] {
@@ -105,6 +106,10 @@ fn the_search_bot_models_a_greedy_opponent_and_not_a_random_one() {
         pos.play_unchecked(chip);
         ours.choose(&pos, Budget::UNLIMITED);
         assert_eq!(ours.models_opponent(), expected, "against {opponent}");
+        // As Chaos against a greedy Order the hand weights stand in, until the next game.
+        assert_eq!(ours.uses_hand_weights(), expected, "against {opponent}");
+        ours.new_game(Size::SEVEN, entropy_core::Role::Order);
+        assert!(!ours.uses_hand_weights());
     }
 }
 

@@ -265,6 +265,17 @@ pub const SEARCH_OPTIONS: &[SearchOption] = &[
         },
     },
     SearchOption {
+        key: "handgreedy",
+        value: "0|1",
+        group: "opponent",
+        help: "1: as Chaos, while it assumes Order greedy, value the leaves with the hand \
+               weights (an experiment on the ladder; 0)",
+        set: |s, v| {
+            s.options.hand_vs_greedy = flag(v)?;
+            Ok(())
+        },
+    },
+    SearchOption {
         key: "unfinished",
         value: "0|1",
         group: "time",

@@ -52,6 +52,10 @@ pub struct SearchOptions {
     pub hard_share: f64,
     /// With the clock: how sharply the time profile peaks mid-game ([`time::allot`]).
     pub peak: f64,
+    /// As Chaos, while the greedy model holds Order greedy, value the leaves with the hand
+    /// weights ([`LinearEval::hand`]), which concede fewer points to greedy's Order than the
+    /// trained ones (docs/search.md); an experiment on the ladder.
+    pub hand_vs_greedy: bool,
 }
 
 impl Default for SearchOptions {
@@ -65,6 +69,7 @@ impl Default for SearchOptions {
             unfinished: true,
             hard_share: 1.0,
             peak: 1.0,
+            hand_vs_greedy: false,
         }
     }
 }
@@ -179,6 +184,11 @@ pub struct SearchBot {
     /// What the evaluation's calibration adds to the last search's value.
     last_offset: f64,
     observer: Observer,
+    /// The evaluation not in use: the hand weights while the leaves' own is searching, and the
+    /// leaves' own while the hand weights stand in for it ([`SearchOptions::hand_vs_greedy`]).
+    other_eval: Option<BotEval>,
+    /// Whether the hand weights stand in for the leaves' evaluation now.
+    hand_in_use: bool,
 }
 
 impl SearchBot {
@@ -195,7 +205,12 @@ impl SearchBot {
         options: SearchOptions,
     ) -> SearchBot {
         let searcher = Searcher::new(eval, options.table_mib);
+        let other_eval = options
+            .hand_vs_greedy
+            .then(|| BotEval::Linear(LinearEval::hand()));
         SearchBot {
+            other_eval,
+            hand_in_use: false,
             name: name.into(),
             observer: Observer::new(judge, options.weak_regret, options.greedy_regret),
             searcher,
@@ -210,9 +225,27 @@ impl SearchBot {
         self.searcher.model() != OpponentModel::default()
     }
 
+    /// Whether the hand weights stand in for the leaves' evaluation now
+    /// ([`SearchOptions::hand_vs_greedy`]).
+    pub fn uses_hand_weights(&self) -> bool {
+        self.hand_in_use
+    }
+
     /// The opponent's mean regret per move over the moves watched, once enough are.
     pub fn opponent_regret(&self) -> Option<f64> {
         self.observer.mean_regret()
+    }
+
+    /// Puts the hand weights in for the leaves' evaluation (`hand`), or back out; a no-op
+    /// unless [`SearchOptions::hand_vs_greedy`] is set.
+    fn use_hand_weights(&mut self, hand: bool) {
+        if hand == self.hand_in_use {
+            return;
+        }
+        if let Some(other) = self.other_eval.take() {
+            self.other_eval = Some(self.searcher.replace_eval(other));
+            self.hand_in_use = hand;
+        }
     }
 
     /// What the last search found (value, depth, nodes), for reports.
@@ -229,6 +262,7 @@ impl Bot for SearchBot {
     fn new_game(&mut self, _size: Size, _role: Role) {
         self.searcher.clear();
         self.searcher.set_model(OpponentModel::default());
+        self.use_hand_weights(false);
         self.observer.reset();
     }
 
@@ -272,6 +306,7 @@ impl Bot for SearchBot {
                 },
             };
             self.searcher.set_model(model);
+            self.use_hand_weights(model.greedy_order);
         }
         let result = self.searcher.search(position, limits);
         let best = result.best;

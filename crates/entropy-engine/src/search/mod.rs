@@ -180,6 +180,13 @@ impl<E: Evaluator> Searcher<E> {
         &self.eval
     }
 
+    /// Puts `eval` in place of the evaluation and returns the one it replaces; stored results
+    /// and cached values, made by the old one, are forgotten.
+    pub fn replace_eval(&mut self, eval: E) -> E {
+        self.clear();
+        std::mem::replace(&mut self.eval, eval)
+    }
+
     /// Forgets what earlier searches stored (for reproducible runs from a clean state).
     pub fn clear(&mut self) {
         self.table.clear();
