@@ -268,8 +268,9 @@ pub const SEARCH_OPTIONS: &[SearchOption] = &[
         key: "handgreedy",
         value: "0|1",
         group: "opponent",
-        help: "1: as Chaos, while it assumes Order greedy, value the leaves with the hand \
-               weights (an experiment on the ladder; 0)",
+        help: "1 (the default, +5.4 a deal against greedy at 30 s): as Chaos, while it \
+               assumes Order greedy, value the leaves with the hand weights; 0: the previous \
+               default",
         set: |s, v| {
             s.options.hand_vs_greedy = flag(v)?;
             Ok(())

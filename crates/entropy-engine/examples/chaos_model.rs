@@ -1,0 +1,95 @@
+//! How the searching bot reads an Order opponent: over games of our searching Chaos (with
+//! `search:handgreedy=1`) against a built-in Order, the Chaos decisions at which it assumed
+//! that Order greedy (and so valued its leaves with the hand weights) or weak.
+//!
+//! `cargo run --release -p entropy-engine --example chaos_model -- [GAMES] [NODES] [ORDER]`:
+//! GAMES games (4) at NODES positions a move (20,000) against ORDER (a built-in bot, `greedy`
+//! by default; `search` and `search-hand` search NODES positions a move too). Each game
+//! prints, per Chaos decision, `H` where the hand weights stood in, `W` where the weak model was on, `.`
+//! otherwise.
+
+use entropy_core::{Phase, Position, Role, Size};
+use entropy_engine::bots::{SearchBot, SearchOptions};
+use entropy_engine::eval::LinearEval;
+use entropy_engine::playout::random_move;
+use entropy_engine::search::Limits;
+use entropy_engine::{make_bot, Bot, Budget};
+use rand::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+/// Prints `message` as this example's error and exits with status 2, as the CLI does for bad
+/// arguments.
+fn fail(message: &str) -> ! {
+    eprintln!("chaos_model: {message}");
+    std::process::exit(2)
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let arg = |i: usize, default: u64| -> u64 {
+        args.get(i).map_or(default, |s| {
+            s.parse().unwrap_or_else(|_| {
+                fail(&format!("argument {} ({s:?}) is not a whole number", i + 1))
+            })
+        })
+    };
+    let (games, nodes) = (arg(0, 4), arg(1, 20_000));
+    let order_name = args.get(2).map_or("greedy", String::as_str).to_string();
+    // A searcher without limits would search each move to the end of the game.
+    let order_bot = if order_name.starts_with("search") && !order_name.contains(':') {
+        format!("search:nodes={nodes}")
+    } else {
+        order_name.clone()
+    };
+    // Name a bad ORDER before the first game rather than part-way through the output.
+    if let Err(e) = make_bot(&order_bot, 0) {
+        fail(&format!("argument 3 ({order_name:?}): {e}"));
+    }
+    let options = SearchOptions {
+        limits: Some(Limits::nodes(nodes)),
+        hand_vs_greedy: true,
+        ..SearchOptions::default()
+    };
+    let (mut decisions, mut hand, mut modelled) = (0, 0, 0);
+    for game in 0..games {
+        let mut chaos = SearchBot::new("search", LinearEval::trained(), options.clone());
+        let mut order = make_bot(&order_bot, game).unwrap_or_else(|e| fail(&e.to_string()));
+        chaos.new_game(Size::SEVEN, Role::Chaos);
+        order.new_game(Size::SEVEN, Role::Order);
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(game);
+        let mut position = Position::new(Size::SEVEN);
+        let mut line = String::new();
+        while !position.is_over() {
+            let mv = match position.phase() {
+                Phase::Draw => random_move(&position, &mut rng),
+                Phase::Place(_) => {
+                    let mv = chaos.choose(&position, Budget::UNLIMITED);
+                    decisions += 1;
+                    hand += usize::from(chaos.uses_hand_weights());
+                    modelled += usize::from(chaos.models_opponent());
+                    line.push(match (chaos.uses_hand_weights(), chaos.models_opponent()) {
+                        (true, _) => 'H',
+                        (false, true) => 'W',
+                        _ => '.',
+                    });
+                    mv
+                }
+                _ => order.choose(&position, Budget::UNLIMITED),
+            };
+            position.play_unchecked(mv);
+        }
+        let regret = chaos
+            .opponent_regret()
+            .map_or("-".to_string(), |r| format!("{r:.2}"));
+        println!(
+            "game {game}: score {:3}  {line}  (Order's regret {regret})",
+            position.score()
+        );
+    }
+    println!(
+        "{order_name} as Order: our Chaos used the hand weights at {hand} of {decisions} \
+         decisions ({:.1}%) and assumed a model at {modelled} ({:.1}%)",
+        100.0 * hand as f64 / decisions.max(1) as f64,
+        100.0 * modelled as f64 / decisions.max(1) as f64
+    );
+}
