@@ -17,22 +17,16 @@ use entropy_engine::{make_bot, Bot, Budget};
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-/// Prints `message` as this example's error and exits with status 2, as the CLI does for bad
-/// arguments.
+mod common;
+
+/// Ends the example with `message` as its error.
 fn fail(message: &str) -> ! {
-    eprintln!("chaos_model: {message}");
-    std::process::exit(2)
+    common::fail("chaos_model", message)
 }
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let arg = |i: usize, default: u64| -> u64 {
-        args.get(i).map_or(default, |s| {
-            s.parse().unwrap_or_else(|_| {
-                fail(&format!("argument {} ({s:?}) is not a whole number", i + 1))
-            })
-        })
-    };
+    let arg = |i: usize, default: u64| common::whole_arg("chaos_model", i + 1, default);
     let (games, nodes) = (arg(0, 4), arg(1, 20_000));
     let order_name = args.get(2).map_or("greedy", String::as_str).to_string();
     // A searcher without limits would search each move to the end of the game.
