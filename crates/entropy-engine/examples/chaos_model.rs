@@ -5,8 +5,8 @@
 //! `cargo run --release -p entropy-engine --example chaos_model -- [GAMES] [NODES] [ORDER]`:
 //! GAMES games (4) at NODES positions a move (20,000) against ORDER (a built-in bot, `greedy`
 //! by default; `search` and `search-hand` search NODES positions a move too). Each game
-//! prints, per Chaos decision, `H` where the hand weights stood in, `W` where the weak model was on, `.`
-//! otherwise.
+//! prints, per Chaos decision, `H` where the hand weights stood in, `W` where the weak model
+//! was on, `.` otherwise.
 
 use entropy_core::{Phase, Position, Role, Size};
 use entropy_engine::bots::{SearchBot, SearchOptions};
@@ -58,10 +58,12 @@ fn main() {
                 Phase::Draw => random_move(&position, &mut rng),
                 Phase::Place(_) => {
                     let mv = chaos.choose(&position, Budget::UNLIMITED);
+                    let (with_hand, with_model) =
+                        (chaos.uses_hand_weights(), chaos.models_opponent());
                     decisions += 1;
-                    hand += usize::from(chaos.uses_hand_weights());
-                    modelled += usize::from(chaos.models_opponent());
-                    line.push(match (chaos.uses_hand_weights(), chaos.models_opponent()) {
+                    hand += usize::from(with_hand);
+                    modelled += usize::from(with_model);
+                    line.push(match (with_hand, with_model) {
                         (true, _) => 'H',
                         (false, true) => 'W',
                         _ => '.',
