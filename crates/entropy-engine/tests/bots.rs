@@ -1,11 +1,11 @@
 //! Bots in whole games: every built-in bot plays legal moves in both roles, the greedy models
 //! agree with the greedy bot, and the searching bot learns when its opponent is greedy or weak.
 
-use entropy_core::{Move, Phase, Position, Size};
+use entropy_core::{Phase, Position, Role, Size};
 use entropy_engine::bots::{random_move, SearchBot, SearchOptions};
-use entropy_engine::eval::LinearEval;
+use entropy_engine::eval::{Calibration, LinearEval};
 use entropy_engine::search::model::{greedy_chaos_moves, greedy_order_moves};
-use entropy_engine::search::Limits;
+use entropy_engine::search::{horizon, Limits};
 use entropy_engine::{make_bot, Bot, Budget, BOTS};
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -14,8 +14,8 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 fn play(order: &mut dyn Bot, chaos: &mut dyn Bot, size: Size, seed: u64) -> u32 {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let mut pos = Position::new(size);
-    order.new_game(size, entropy_core::Role::Order);
-    chaos.new_game(size, entropy_core::Role::Chaos);
+    order.new_game(size, Role::Order);
+    chaos.new_game(size, Role::Chaos);
     while !pos.is_over() {
         let mv = match pos.phase() {
             Phase::Draw => random_move(&pos, &mut rng),
@@ -80,37 +80,66 @@ fn the_greedy_models_contain_the_greedy_bots_choices() {
     }
 }
 
-#[test]
-fn the_search_bot_models_a_greedy_opponent_and_not_a_random_one() {
+/// Our searching bot (500 nodes a move) as `role` against the built-in `opponent` for 30
+/// turns, then its search of the next decision; the bot and that position.
+fn thirty_turns_against(role: Role, opponent: &str) -> (SearchBot, Position) {
     let options = SearchOptions {
         limits: Some(Limits::nodes(500)),
         weak_regret: None,
         hand_vs_greedy: true,
         ..SearchOptions::default()
     };
+    let mut ours = SearchBot::new("search", LinearEval::trained(), options);
+    let mut other = make_bot(opponent, 3).unwrap();
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(4);
+    let mut pos = Position::new(Size::SEVEN);
+    ours.new_game(Size::SEVEN, role);
+    other.new_game(Size::SEVEN, role.opponent());
+    while pos.placed() < 30 || pos.to_move() != Some(role) {
+        let mv = match pos.to_move() {
+            None => random_move(&pos, &mut rng),
+            Some(r) if r == role => ours.choose(&pos, Budget::UNLIMITED),
+            Some(_) => other.choose(&pos, Budget::UNLIMITED),
+        };
+        pos.play_unchecked(mv);
+    }
+    ours.choose(&pos, Budget::UNLIMITED);
+    (ours, pos)
+}
+
+#[test]
+fn the_search_bot_models_a_greedy_opponent_and_not_a_random_one() {
     for (opponent, expected) in [("greedy", true), ("random", false)] {
-        let mut ours = SearchBot::new("search", LinearEval::trained(), options.clone());
-        let mut other = make_bot(opponent, 3).unwrap();
-        let mut rng = Xoshiro256PlusPlus::seed_from_u64(4);
-        let mut pos = Position::new(Size::SEVEN);
-        ours.new_game(Size::SEVEN, entropy_core::Role::Chaos);
-        for _ in 0..30 {
-            let chip = random_move(&pos, &mut rng);
-            pos.play_unchecked(chip);
-            let place = ours.choose(&pos, Budget::UNLIMITED);
-            pos.play_unchecked(place);
-            let reply: Move = other.choose(&pos, Budget::UNLIMITED);
-            pos.play_unchecked(reply);
-        }
-        let chip = random_move(&pos, &mut rng);
-        pos.play_unchecked(chip);
-        ours.choose(&pos, Budget::UNLIMITED);
+        let (mut ours, pos) = thirty_turns_against(Role::Chaos, opponent);
         assert_eq!(ours.models_opponent(), expected, "against {opponent}");
         // As Chaos against a greedy Order the hand weights stand in, until the next game.
         assert_eq!(ours.uses_hand_weights(), expected, "against {opponent}");
-        ours.new_game(Size::SEVEN, entropy_core::Role::Order);
+        // The expected score shown is corrected by the table fitted for what was searched.
+        let table = match expected {
+            true => Calibration::hand_vs_greedy(),
+            false => Calibration::shipped(),
+        };
+        assert_shows_value_corrected_by(&ours, &pos, table);
+        ours.new_game(Size::SEVEN, Role::Order);
         assert!(!ours.uses_hand_weights());
     }
+}
+
+#[test]
+fn as_order_against_greedy_the_search_bot_shows_values_corrected_for_a_greedy_chaos() {
+    let (ours, pos) = thirty_turns_against(Role::Order, "greedy");
+    assert!(ours.opponent_model().greedy_chaos);
+    assert!(!ours.uses_hand_weights());
+    assert_shows_value_corrected_by(&ours, &pos, Calibration::trained_vs_greedy_chaos());
+}
+
+/// The expected score `bot` shows after its search of `pos` is the search's value plus
+/// `table`'s offset for the search's horizon.
+fn assert_shows_value_corrected_by(bot: &SearchBot, pos: &Position, table: &Calibration) {
+    let last = bot.last_search().unwrap();
+    let offset = table.offset(7, horizon(pos, last.depth, last.solved));
+    assert_ne!(offset, 0.0);
+    assert_eq!(bot.expected_score(), Some(last.value + offset));
 }
 
 /// Plays a game of `order` against the built-in `chaos` (made with `bot_seed`; chips drawn
@@ -122,8 +151,8 @@ fn watch_order<B: Bot>(
     mut probe: impl FnMut(&B) -> bool,
 ) -> Vec<bool> {
     let mut chaos = make_bot(chaos, bot_seed).unwrap();
-    order.new_game(Size::SEVEN, entropy_core::Role::Order);
-    chaos.new_game(Size::SEVEN, entropy_core::Role::Chaos);
+    order.new_game(Size::SEVEN, Role::Order);
+    chaos.new_game(Size::SEVEN, Role::Chaos);
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(chip_seed);
     let mut position = Position::new(Size::SEVEN);
     let mut probed = Vec::new();
@@ -183,9 +212,9 @@ fn the_search_bot_reads_a_weak_opponent_by_its_regret() {
         ..SearchOptions::default()
     };
     for (opponent, role, weak) in [
-        ("random", entropy_core::Role::Chaos, true),
-        ("random", entropy_core::Role::Order, true),
-        ("search:nodes=3000", entropy_core::Role::Chaos, false),
+        ("random", Role::Chaos, true),
+        ("random", Role::Order, true),
+        ("search:nodes=3000", Role::Chaos, false),
     ] {
         let mut ours = SearchBot::new("search", LinearEval::trained(), options.clone());
         let mut other = make_bot(opponent, 3).unwrap();

@@ -4,11 +4,11 @@ use std::time::Duration;
 
 use entropy_core::{Move, Phase, Position, Role, Size};
 
-use crate::eval::LinearEval;
+use crate::eval::{Calibration, Evaluator, LinearEval};
 use crate::learned::BotEval;
 use crate::search::model::OpponentModel;
 use crate::search::observer::Observer;
-use crate::search::{calibration_offset, time, Limits, SearchResult, Searcher};
+use crate::search::{calibration_offset, horizon, time, Limits, SearchResult, Searcher};
 use crate::{Bot, Budget};
 
 /// Default transposition table size: with the score and feature tables the bot stays well
@@ -207,9 +207,12 @@ impl SearchBot {
         options: SearchOptions,
     ) -> SearchBot {
         let searcher = Searcher::new(eval, options.table_mib);
-        let other_eval = options
-            .hand_vs_greedy
-            .then(|| BotEval::Linear(LinearEval::hand()));
+        let other_eval = options.hand_vs_greedy.then(|| {
+            // Its values are shown as expected scores too, corrected for what they mean
+            // here: play against an Order read as greedy.
+            let calibration = Some(Calibration::hand_vs_greedy());
+            BotEval::Linear(LinearEval::hand().with_calibration(calibration))
+        });
         SearchBot {
             other_eval,
             hand_in_use: false,
@@ -225,6 +228,11 @@ impl SearchBot {
     /// Whether the bot currently assumes its opponent greedy.
     pub fn models_opponent(&self) -> bool {
         self.searcher.model() != OpponentModel::default()
+    }
+
+    /// What the bot's last search assumed of its opponent below the root.
+    pub fn opponent_model(&self) -> OpponentModel {
+        self.searcher.model()
     }
 
     /// Whether the hand weights stand in for the leaves' evaluation now
@@ -247,6 +255,23 @@ impl SearchBot {
         if let Some(other) = self.other_eval.take() {
             self.other_eval = Some(self.searcher.replace_eval(other));
             self.hand_in_use = hand;
+        }
+    }
+
+    /// What turns `result`'s value into the expected final score shown: its evaluation's
+    /// calibration, except for the shipped weights while Chaos is read as greedy, whose values
+    /// then mean play against that Chaos and have a table of their own (the hand weights carry
+    /// theirs for play against a greedy Order).
+    fn shown_offset(&self, position: &Position, result: &SearchResult) -> f64 {
+        let eval = self.searcher.eval();
+        let shipped = eval
+            .calibration()
+            .is_some_and(|c| std::ptr::eq(c, Calibration::shipped()));
+        if shipped && self.searcher.model().greedy_chaos {
+            let moves_left = horizon(position, result.depth, result.solved);
+            Calibration::trained_vs_greedy_chaos().offset(position.size().side(), moves_left)
+        } else {
+            calibration_offset(eval, position, result.depth, result.solved)
         }
     }
 
@@ -313,8 +338,7 @@ impl Bot for SearchBot {
         let result = self.searcher.search(position, limits);
         let best = result.best;
         self.observer.played(position, best);
-        self.last_offset =
-            calibration_offset(self.searcher.eval(), position, result.depth, result.solved);
+        self.last_offset = self.shown_offset(position, &result);
         self.last = Some(result);
         best
     }

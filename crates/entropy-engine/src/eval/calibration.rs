@@ -18,9 +18,26 @@
 //! of the game) are not corrected.
 
 use std::fmt;
+use std::sync::OnceLock;
 
 /// The table fitted for the shipped evaluation weights, embedded in the binary.
 const SHIPPED: &str = include_str!("../../weights/calibration.txt");
+
+/// The table fitted for the hand weights' searches as Chaos while the searching bot models its
+/// Order as greedy (`search:handgreedy=1`), on games against `greedy`.
+const HAND_VS_GREEDY: &str = include_str!("../../weights/calibration-hand-greedy.txt");
+
+/// The table fitted for the shipped weights' searches as Order while the searching bot models
+/// its Chaos as greedy, on games against `greedy`.
+const TRAINED_VS_GREEDY_CHAOS: &str = include_str!("../../weights/calibration-greedy-chaos.txt");
+
+/// A table embedded in the binary, read once.
+fn embedded(table: &'static OnceLock<Calibration>, text: &str) -> &'static Calibration {
+    table.get_or_init(|| {
+        text.parse()
+            .expect("an embedded calibration is a valid table")
+    })
+}
 
 /// Offsets to add to searched values, by how many moves (draws included) the game has left at
 /// the search's horizon.
@@ -62,14 +79,27 @@ pub struct CalibrationSample {
 }
 
 impl Calibration {
-    /// The table fitted for the shipped weights.
+    /// The table fitted for the shipped weights, in self-play: the value of a search that
+    /// assumes nothing of its opponent means play on between two such searchers.
     pub fn shipped() -> &'static Calibration {
-        static SHIPPED_TABLE: std::sync::OnceLock<Calibration> = std::sync::OnceLock::new();
-        SHIPPED_TABLE.get_or_init(|| {
-            SHIPPED
-                .parse()
-                .expect("the shipped calibration is a valid table")
-        })
+        static TABLE: OnceLock<Calibration> = OnceLock::new();
+        embedded(&TABLE, SHIPPED)
+    }
+
+    /// The table for the hand weights' searches as Chaos against an Order the search models
+    /// as greedy (the searching bot's `handgreedy`), fitted on games against `greedy`: there
+    /// the values mean Order's final score against that greedy Order.
+    pub fn hand_vs_greedy() -> &'static Calibration {
+        static TABLE: OnceLock<Calibration> = OnceLock::new();
+        embedded(&TABLE, HAND_VS_GREEDY)
+    }
+
+    /// The table for the shipped weights' searches as Order against a Chaos the search models
+    /// as greedy, fitted on games against `greedy`: there the values mean Order's final score
+    /// against that greedy Chaos, far above self-play's.
+    pub fn trained_vs_greedy_chaos() -> &'static Calibration {
+        static TABLE: OnceLock<Calibration> = OnceLock::new();
+        embedded(&TABLE, TRAINED_VS_GREEDY_CHAOS)
     }
 
     /// No correction at all.
@@ -267,6 +297,17 @@ mod tests {
         let table = Calibration::shipped();
         assert!(table.offset(7, 140) > 20.0);
         assert_eq!(table.offset(7, 0), 0.0);
+    }
+
+    #[test]
+    fn the_tables_for_play_against_greedy_read_and_differ_from_the_shipped_one() {
+        for table in [
+            Calibration::hand_vs_greedy(),
+            Calibration::trained_vs_greedy_chaos(),
+        ] {
+            assert_eq!(table.offset(7, 0), 0.0);
+            assert_ne!(table, Calibration::shipped());
+        }
     }
 
     #[test]
