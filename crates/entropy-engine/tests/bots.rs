@@ -328,3 +328,19 @@ fn net_plays_each_role_over_its_own_model() {
     // The two models disagree often enough for the test to tell them apart.
     assert!(differ > 10, "{differ} of {decisions}");
 }
+
+#[test]
+fn both_searching_bots_show_calibrated_expected_scores_in_the_opening() {
+    // Uncorrected, either evaluation's search of the first placement reads 30-40 points;
+    // self-play games end near 77-80.
+    for name in ["search:nodes=2000", "search-hand:nodes=2000"] {
+        let mut bot = make_bot(name, 1).unwrap();
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(2);
+        let mut pos = Position::new(Size::SEVEN);
+        bot.new_game(Size::SEVEN, Role::Chaos);
+        pos.play_unchecked(random_move(&pos, &mut rng));
+        bot.choose(&pos, Budget::UNLIMITED);
+        let expected = bot.expected_score().unwrap();
+        assert!((65.0..95.0).contains(&expected), "{name}: {expected}");
+    }
+}

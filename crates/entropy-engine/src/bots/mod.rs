@@ -21,7 +21,7 @@ pub use options::{SearchOption, SEARCH_OPTIONS};
 pub use random::RandomBot;
 pub use search::{tunable, SearchBot, SearchOptions, Tunable, DEFAULT_TABLE_MIB, TUNABLES};
 
-use crate::eval::LinearEval;
+use crate::eval::{Calibration, LinearEval};
 use crate::learned::{self, BotEval};
 use crate::Bot;
 use options::SearchSetup;
@@ -213,7 +213,7 @@ pub fn make_bot(name: &str, seed: u64) -> Result<Box<dyn Bot>, UnknownBot> {
             let eval = if base == "search" {
                 LinearEval::trained()
             } else {
-                LinearEval::hand()
+                LinearEval::hand().with_calibration(Some(Calibration::hand()))
             };
             let setup = SearchSetup {
                 options: SearchOptions::default(),

@@ -16,12 +16,21 @@
 //! The offset is added to every value of one search alike, so differences between moves (a
 //! mistake's cost) and the moves chosen are unchanged. Exact values (a search that saw the end
 //! of the game) are not corrected.
+//!
+//! Values mean something else where the searching bot reads its opponent as greedy (the
+//! search then plays that opponent's greedy move below the root, and as Chaos values its
+//! leaves with the hand weights), and the hand weights have biases of their own: those
+//! searches have tables of their own, fitted on games of their kind
+//! (`scripts/fit_calibration_play.sh`).
 
 use std::fmt;
 use std::sync::OnceLock;
 
 /// The table fitted for the shipped evaluation weights, embedded in the binary.
 const SHIPPED: &str = include_str!("../../weights/calibration.txt");
+
+/// The table fitted for the hand weights' searches in self-play (`search-hand`).
+const HAND: &str = include_str!("../../weights/calibration-hand.txt");
 
 /// The table fitted for the hand weights' searches as Chaos while the searching bot models its
 /// Order as greedy (`search:handgreedy=1`), on games against `greedy`.
@@ -84,6 +93,14 @@ impl Calibration {
     pub fn shipped() -> &'static Calibration {
         static TABLE: OnceLock<Calibration> = OnceLock::new();
         embedded(&TABLE, SHIPPED)
+    }
+
+    /// The table for the hand weights' searches in self-play (the `search-hand` bot), fitted
+    /// as the shipped one is for the trained weights: the values mean play on between two
+    /// such searchers.
+    pub fn hand() -> &'static Calibration {
+        static TABLE: OnceLock<Calibration> = OnceLock::new();
+        embedded(&TABLE, HAND)
     }
 
     /// The table for the hand weights' searches as Chaos against an Order the search models
@@ -300,8 +317,9 @@ mod tests {
     }
 
     #[test]
-    fn the_tables_for_play_against_greedy_read_and_differ_from_the_shipped_one() {
+    fn the_other_tables_read_and_differ_from_the_shipped_one() {
         for table in [
+            Calibration::hand(),
             Calibration::hand_vs_greedy(),
             Calibration::trained_vs_greedy_chaos(),
         ] {

@@ -109,7 +109,8 @@ impl BoardMemo {
 #[derive(Clone, Debug)]
 pub struct LinearEval {
     weights: Weights,
-    /// Fitted for these weights' searches: only the shipped weights have one.
+    /// Fitted for these weights' searches: the shipped weights carry theirs, the `search-hand`
+    /// bot's hand weights theirs; other weights have none.
     calibration: Option<&'static Calibration>,
 }
 
