@@ -58,9 +58,6 @@ pub struct SearchOptions {
     /// same 100 deals each; against every other built-in Order it never switches on
     /// (docs/search.md, "Chaos against greedy's Order").
     pub hand_vs_greedy: bool,
-    /// Experiment: as Chaos, the hand weights also stand in before enough of Order's moves are
-    /// watched to tell whether it is greedy (the first 6 or so placements).
-    pub hand_first: bool,
 }
 
 impl Default for SearchOptions {
@@ -75,7 +72,6 @@ impl Default for SearchOptions {
             hard_share: 1.0,
             peak: 1.0,
             hand_vs_greedy: true,
-            hand_first: false,
         }
     }
 }
@@ -337,10 +333,7 @@ impl Bot for SearchBot {
                 },
             };
             self.searcher.set_model(model);
-            let early = self.options.hand_first
-                && matches!(position.phase(), Phase::Place(_))
-                && !self.observer.watched_enough();
-            self.use_hand_weights(model.greedy_order || early);
+            self.use_hand_weights(model.greedy_order);
         }
         let result = self.searcher.search(position, limits);
         let best = result.best;

@@ -141,11 +141,6 @@ impl Observer {
             && greedy as f64 >= GREEDY_SHARE * self.greedy.len() as f64
     }
 
-    /// Whether enough of the opponent's moves are watched for a model to switch on.
-    pub(crate) fn watched_enough(&self) -> bool {
-        self.greedy.len() >= MIN_OBSERVED
-    }
-
     /// The opponent's mean regret over the watched moves, once enough are watched.
     pub(crate) fn mean_regret(&self) -> Option<f64> {
         (self.regrets.len() >= 2 * MIN_OBSERVED).then(|| mean(&self.regrets))
