@@ -277,17 +277,6 @@ pub const SEARCH_OPTIONS: &[SearchOption] = &[
         },
     },
     SearchOption {
-        key: "handchaos",
-        value: "0|1",
-        group: "opponent",
-        help: "experiment: 1: as Chaos, the hand weights whatever Order is; 0 (the default): \
-               only while Order is read as greedy",
-        set: |s, v| {
-            s.options.hand_chaos = flag(v)?;
-            Ok(())
-        },
-    },
-    SearchOption {
         key: "unfinished",
         value: "0|1",
         group: "time",

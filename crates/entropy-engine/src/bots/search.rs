@@ -58,8 +58,6 @@ pub struct SearchOptions {
     /// same 100 deals each; against every other built-in Order it never switches on
     /// (docs/search.md, "Chaos against greedy's Order").
     pub hand_vs_greedy: bool,
-    /// Experiment: as Chaos, the hand weights stand in whatever Order is.
-    pub hand_chaos: bool,
 }
 
 impl Default for SearchOptions {
@@ -74,7 +72,6 @@ impl Default for SearchOptions {
             hard_share: 1.0,
             peak: 1.0,
             hand_vs_greedy: true,
-            hand_chaos: false,
         }
     }
 }
@@ -336,8 +333,7 @@ impl Bot for SearchBot {
                 },
             };
             self.searcher.set_model(model);
-            let chaos = self.options.hand_chaos && matches!(position.phase(), Phase::Place(_));
-            self.use_hand_weights(model.greedy_order || chaos);
+            self.use_hand_weights(model.greedy_order);
         }
         let result = self.searcher.search(position, limits);
         let best = result.best;
