@@ -21,7 +21,7 @@ use std::io::Write as _;
 
 use entropy_core::{Phase, Position, Role, Size};
 use entropy_engine::bots::{SearchBot, SearchOptions};
-use entropy_engine::eval::LinearEval;
+use entropy_engine::eval::{DecisionSample, LinearEval, SAMPLES_HEADER};
 use entropy_engine::playout::random_move;
 use entropy_engine::search::{horizon, Limits};
 use entropy_engine::{make_bot, Bot, Budget};
@@ -34,9 +34,6 @@ mod common;
 fn fail(message: &str) -> ! {
     common::fail("expected_samples", message)
 }
-
-/// `entropy calibrate --samples`'s header.
-const HEADER: &str = "game,turn,role,depth,solved,horizon,score,raw,final";
 
 /// What the search assumed of the opponent at a decision, and the file its samples go to.
 #[derive(Copy, Clone, PartialEq, Eq)]
@@ -74,15 +71,10 @@ impl Kind {
     }
 }
 
-/// One decision of ours, without the game's final score yet.
+/// One decision of ours (its game and final score filled in once the game ends), and what the
+/// search assumed of the opponent there.
 struct Decision {
-    turn: usize,
-    role: Role,
-    depth: u32,
-    solved: bool,
-    horizon: u32,
-    score: u32,
-    raw: f64,
+    sample: DecisionSample,
     kind: Kind,
 }
 
@@ -109,7 +101,7 @@ fn main() {
         let mut file = std::fs::File::create(&path)
             .map(std::io::BufWriter::new)
             .unwrap_or_else(|e| fail(&format!("cannot write {path}: {e}")));
-        writeln!(file, "{HEADER}").unwrap_or_else(|e| fail(&format!("{path}: {e}")));
+        writeln!(file, "{SAMPLES_HEADER}").unwrap_or_else(|e| fail(&format!("{path}: {e}")));
         (path, file)
     };
     let mut files: Vec<_> = Kind::ALL.iter().map(|k| open(k.name())).collect();
@@ -121,18 +113,12 @@ fn main() {
             for d in decisions {
                 let index = Kind::ALL.iter().position(|k| *k == d.kind).unwrap();
                 let (path, file) = &mut files[index];
-                writeln!(
-                    file,
-                    "{game_number},{},{},{},{},{},{},{:.4},{final_score}",
-                    d.turn,
-                    d.role.name(),
-                    d.depth,
-                    u8::from(d.solved),
-                    d.horizon,
-                    d.score,
-                    d.raw
-                )
-                .unwrap_or_else(|e| fail(&format!("{path}: {e}")));
+                let sample = DecisionSample {
+                    game: game_number,
+                    final_score: f64::from(final_score),
+                    ..d.sample
+                };
+                writeln!(file, "{sample}").unwrap_or_else(|e| fail(&format!("{path}: {e}")));
             }
         }
         // Each deal's rows written as it ends: a run stopped part-way keeps its whole deals.
@@ -173,13 +159,17 @@ fn play(deal: u64, (name, ours): (&str, Role), nodes: u64, opponent: &str) -> (V
                 let mv = bot.choose(&position, Budget::UNLIMITED);
                 let result = bot.last_search().expect("the bot searched");
                 decisions.push(Decision {
-                    turn: position.placed() + usize::from(ours == Role::Chaos),
-                    role: ours,
-                    depth: result.depth,
-                    solved: result.solved,
-                    horizon: horizon(&position, result.depth, result.solved),
-                    score: position.score(),
-                    raw: result.value,
+                    sample: DecisionSample {
+                        game: 0,
+                        turn: position.placed() + usize::from(ours == Role::Chaos),
+                        role: ours,
+                        depth: result.depth,
+                        solved: result.solved,
+                        horizon: horizon(&position, result.depth, result.solved),
+                        score: f64::from(position.score()),
+                        raw: result.value,
+                        final_score: 0.0,
+                    },
                     kind: Kind::of(&bot),
                 });
                 mv

@@ -9,7 +9,9 @@ use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
 use entropy_core::{Position, Role, Size};
-use entropy_engine::eval::{Calibration, CalibrationSample, LinearEval};
+use entropy_engine::eval::{
+    Calibration, CalibrationSample, DecisionSample, LinearEval, SAMPLES_HEADER,
+};
 use entropy_engine::search::{horizon, Limits, Searcher};
 use indicatif::ProgressBar;
 
@@ -65,27 +67,13 @@ pub struct Args {
     jobs: Option<usize>,
 }
 
-/// One analysed decision.
+/// One analysed decision, and how much it counts in a fit (`FILE@WEIGHT`; not written to
+/// samples files).
 #[derive(Copy, Clone, Debug, PartialEq)]
 struct Row {
-    game: usize,
-    /// The chip being placed (Chaos) or just placed (Order), from 1.
-    turn: usize,
-    role: Role,
-    depth: u32,
-    solved: bool,
-    /// Moves left at the horizon (0 when solved).
-    horizon: u32,
-    /// Order's score in the position: no value shown is below it.
-    score: f64,
-    /// How much it counts in a fit (`FILE@WEIGHT`; not written to samples files).
+    sample: DecisionSample,
     weight: f64,
-    /// The search's own value of the position (its best move's).
-    raw: f64,
-    final_score: f64,
 }
-
-const SAMPLES_HEADER: &str = "game,turn,role,depth,solved,horizon,score,raw,final";
 
 pub fn run(args: Args) -> Result<ExitCode> {
     let calibration = chosen_calibration(args.calibration.as_deref())?;
@@ -129,11 +117,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
     if let Some(path) = &args.fit {
         let samples: Vec<CalibrationSample> = rows
             .iter()
-            .filter(|r| !r.solved)
+            .filter(|r| !r.sample.solved)
             .map(|r| CalibrationSample {
-                horizon: r.horizon,
-                raw: r.raw,
-                final_score: r.final_score,
+                horizon: r.sample.horizon,
+                raw: r.sample.raw,
+                final_score: r.sample.final_score,
                 weight: r.weight,
             })
             .collect();
@@ -230,8 +218,8 @@ fn analyse_games(args: &Args, limits: Limits) -> Result<Vec<Row>> {
         |searcher, game| analyse_game(searcher, game, limits, args.every, &bar),
         |index, analysed| {
             rows.extend(analysed.into_iter().map(|mut row: Row| {
-                row.game = index + 1;
-                row.final_score = finals[index];
+                row.sample.game = index + 1;
+                row.sample.final_score = finals[index];
                 row
             }))
         },
@@ -273,7 +261,7 @@ fn analyse_game(
             if decision % every == 0 {
                 searcher.clear();
                 let analysis = searcher.analyse(&position, limits, 1, None);
-                rows.push(Row {
+                let sample = DecisionSample {
                     game: 0,
                     turn: position.placed() + usize::from(role == Role::Chaos),
                     role,
@@ -281,9 +269,12 @@ fn analyse_game(
                     solved: analysis.solved,
                     horizon: horizon(&position, analysis.depth, analysis.solved),
                     score: position.score() as f64,
-                    weight: 1.0,
                     raw: analysis.best().value,
                     final_score: 0.0,
+                };
+                rows.push(Row {
+                    sample,
+                    weight: 1.0,
                 });
                 bar.inc(1);
             }
@@ -295,7 +286,7 @@ fn analyse_game(
 }
 
 fn games_in(rows: &[Row]) -> usize {
-    let mut games: Vec<usize> = rows.iter().map(|r| r.game).collect();
+    let mut games: Vec<usize> = rows.iter().map(|r| r.sample.game).collect();
     games.sort_unstable();
     games.dedup();
     games.len()
@@ -320,19 +311,7 @@ fn write_samples(path: &Path, rows: &[Row]) -> Result<()> {
         let mut out = std::io::BufWriter::new(std::fs::File::create(path)?);
         writeln!(out, "{SAMPLES_HEADER}")?;
         for r in rows {
-            writeln!(
-                out,
-                "{},{},{},{},{},{},{},{:.4},{}",
-                r.game,
-                r.turn,
-                r.role.name(),
-                r.depth,
-                u8::from(r.solved),
-                r.horizon,
-                r.score,
-                r.raw,
-                r.final_score
-            )?;
+            writeln!(out, "{}", r.sample)?;
         }
         out.flush()
     };
@@ -359,26 +338,10 @@ fn read_samples(path: &Path) -> Result<Vec<Row>> {
 }
 
 fn row_of(line: &str) -> Result<Row> {
-    let fields: Vec<&str> = line.trim().split(',').collect();
-    let [game, turn, role, depth, solved, horizon, score, raw, final_score] = fields[..] else {
-        bail!("expected 9 fields ({SAMPLES_HEADER})");
-    };
-    let role = match role {
-        "order" => Role::Order,
-        "chaos" => Role::Chaos,
-        _ => bail!("role {role:?}: use order or chaos"),
-    };
+    let sample = line.parse().map_err(anyhow::Error::msg)?;
     Ok(Row {
-        game: game.parse()?,
-        turn: turn.parse()?,
-        role,
-        depth: depth.parse()?,
-        solved: solved == "1",
-        horizon: horizon.parse()?,
-        score: score.parse()?,
+        sample,
         weight: 1.0,
-        raw: raw.parse()?,
-        final_score: final_score.parse()?,
     })
 }
 
@@ -418,15 +381,15 @@ impl Report {
     fn of(rows: &[Row], calibration: Option<&Calibration>) -> Report {
         let mut cells = vec![[Cell::default(); 2]; 50];
         for r in rows {
-            let offset = calibration.map_or(0.0, |c| c.offset(7, r.horizon));
+            let offset = calibration.map_or(0.0, |c| c.offset(7, r.sample.horizon));
             // As the analysis shows it: never below the score now.
-            let value = (r.raw + offset).max(r.score);
-            let cell = &mut cells[r.turn.min(49)][usize::from(r.role == Role::Order)];
+            let value = (r.sample.raw + offset).max(r.sample.score);
+            let cell = &mut cells[r.sample.turn.min(49)][usize::from(r.sample.role == Role::Order)];
             cell.decisions += 1;
             cell.value += value;
-            cell.raw += r.raw;
-            cell.final_score += r.final_score;
-            cell.squared_error += (value - r.final_score).powi(2);
+            cell.raw += r.sample.raw;
+            cell.final_score += r.sample.final_score;
+            cell.squared_error += (value - r.sample.final_score).powi(2);
         }
         Report {
             cells,
@@ -509,7 +472,7 @@ mod tests {
 
     #[test]
     fn samples_read_back_as_written() {
-        let rows = vec![Row {
+        let sample = DecisionSample {
             game: 3,
             turn: 12,
             role: Role::Order,
@@ -517,9 +480,12 @@ mod tests {
             solved: false,
             horizon: 104,
             score: 20.0,
-            weight: 1.0,
             raw: 41.25,
             final_score: 80.0,
+        };
+        let rows = vec![Row {
+            sample,
+            weight: 1.0,
         }];
         let path = std::env::temp_dir().join(format!("calibrate-{}.csv", std::process::id()));
         write_samples(&path, &rows).unwrap();
@@ -532,16 +498,18 @@ mod tests {
     #[test]
     fn the_report_compares_means_per_turn_and_role() {
         let row = |role, raw, final_score| Row {
-            game: 1,
-            turn: 5,
-            role,
-            depth: 3,
-            solved: false,
-            horizon: 120,
-            score: 10.0,
+            sample: DecisionSample {
+                game: 1,
+                turn: 5,
+                role,
+                depth: 3,
+                solved: false,
+                horizon: 120,
+                score: 10.0,
+                raw,
+                final_score,
+            },
             weight: 1.0,
-            raw,
-            final_score,
         };
         let rows = [row(Role::Chaos, 40.0, 80.0), row(Role::Chaos, 50.0, 70.0)];
         let report = Report::of(&rows, None);

@@ -26,6 +26,8 @@
 use std::fmt;
 use std::sync::OnceLock;
 
+use entropy_core::Role;
+
 /// The table fitted for the shipped evaluation weights, embedded in the binary.
 const SHIPPED: &str = include_str!("../../weights/calibration.txt");
 
@@ -85,6 +87,82 @@ pub struct CalibrationSample {
     /// How much the sample counts (1 for most; more to let a smaller set of games count as
     /// much as a larger one).
     pub weight: f64,
+}
+
+/// The first line of a samples file: one searched decision a line, as `entropy calibrate
+/// --samples` writes them and `--from-samples` reads them back.
+pub const SAMPLES_HEADER: &str = "game,turn,role,depth,solved,horizon,score,raw,final";
+
+/// One searched decision of a game, a line of a samples file ([`SAMPLES_HEADER`]).
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct DecisionSample {
+    /// The game, from 1.
+    pub game: usize,
+    /// The chip being placed (Chaos) or just placed (Order), from 1.
+    pub turn: usize,
+    /// The player to move.
+    pub role: Role,
+    /// The deepest completed iteration.
+    pub depth: u32,
+    /// Whether the search saw the end of the game.
+    pub solved: bool,
+    /// Moves left at the horizon (0 when solved).
+    pub horizon: u32,
+    /// Order's score in the position.
+    pub score: f64,
+    /// The search's own (uncorrected) value.
+    pub raw: f64,
+    /// Order's final score in the game.
+    pub final_score: f64,
+}
+
+impl fmt::Display for DecisionSample {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{},{},{},{},{},{},{},{:.4},{}",
+            self.game,
+            self.turn,
+            self.role.name(),
+            self.depth,
+            u8::from(self.solved),
+            self.horizon,
+            self.score,
+            self.raw,
+            self.final_score
+        )
+    }
+}
+
+impl std::str::FromStr for DecisionSample {
+    type Err = String;
+
+    fn from_str(line: &str) -> Result<DecisionSample, String> {
+        let fields: Vec<&str> = line.trim().split(',').collect();
+        let [game, turn, role, depth, solved, horizon, score, raw, final_score] = fields[..] else {
+            return Err(format!("expected 9 fields ({SAMPLES_HEADER})"));
+        };
+        fn number<T: std::str::FromStr>(name: &str, text: &str) -> Result<T, String> {
+            text.parse()
+                .map_err(|_| format!("{name} {text:?}: not a number"))
+        }
+        let role = match role {
+            "order" => Role::Order,
+            "chaos" => Role::Chaos,
+            _ => return Err(format!("role {role:?}: use order or chaos")),
+        };
+        Ok(DecisionSample {
+            game: number("game", game)?,
+            turn: number("turn", turn)?,
+            role,
+            depth: number("depth", depth)?,
+            solved: solved == "1",
+            horizon: number("horizon", horizon)?,
+            score: number("score", score)?,
+            raw: number("raw", raw)?,
+            final_score: number("final", final_score)?,
+        })
+    }
 }
 
 impl Calibration {
@@ -326,6 +404,29 @@ mod tests {
             assert_eq!(table.offset(7, 0), 0.0);
             assert_ne!(table, Calibration::shipped());
         }
+    }
+
+    #[test]
+    fn decision_samples_read_back_as_written_and_bad_lines_name_the_field() {
+        let sample = DecisionSample {
+            game: 3,
+            turn: 12,
+            role: Role::Order,
+            depth: 7,
+            solved: false,
+            horizon: 104,
+            score: 20.0,
+            raw: 41.25,
+            final_score: 80.0,
+        };
+        let line = sample.to_string();
+        assert_eq!(line, "3,12,order,7,0,104,20,41.2500,80");
+        assert_eq!(line.parse::<DecisionSample>(), Ok(sample));
+        let error = "3,12,order,x,0,104,20,41.25,80"
+            .parse::<DecisionSample>()
+            .unwrap_err();
+        assert!(error.contains("depth \"x\""), "{error}");
+        assert!("1,2".parse::<DecisionSample>().is_err());
     }
 
     #[test]

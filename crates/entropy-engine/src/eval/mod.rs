@@ -11,7 +11,7 @@ mod lowest_reply;
 mod weights;
 
 pub use afterstate::{best_afterstate, best_valued, decider_is_order};
-pub use calibration::{Calibration, CalibrationSample};
+pub use calibration::{Calibration, CalibrationSample, DecisionSample, SAMPLES_HEADER};
 pub use features::{
     bag_max, changed_lines, features, features_on_board, for_each_touching_slide, threats,
     threats_slow, ChildFeatures, FeatureVector, BAG_MAX, FEATURES, FEATURE_NAMES,
