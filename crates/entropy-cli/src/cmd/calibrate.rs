@@ -472,21 +472,14 @@ mod tests {
 
     #[test]
     fn samples_read_back_as_written() {
-        let sample = DecisionSample {
-            game: 3,
-            turn: 12,
-            role: Role::Order,
-            depth: 7,
-            solved: false,
-            horizon: 104,
-            score: 20.0,
-            raw: 41.25,
-            final_score: 80.0,
-        };
-        let rows = vec![Row {
-            sample,
-            weight: 1.0,
-        }];
+        // The line format itself is DecisionSample's (entropy_engine::eval); here, the file.
+        let rows: Vec<Row> = [
+            "3,12,order,7,0,104,20,41.25,80",
+            "3,13,chaos,6,1,0,22,22,80",
+        ]
+        .into_iter()
+        .map(|line| row_of(line).unwrap())
+        .collect();
         let path = std::env::temp_dir().join(format!("calibrate-{}.csv", std::process::id()));
         write_samples(&path, &rows).unwrap();
         assert_eq!(read_samples(&path).unwrap(), rows);
