@@ -8,14 +8,11 @@
 //! prints, per Chaos decision, `H` where the hand weights stood in, `W` where the weak model
 //! was on, `.` otherwise.
 
-use entropy_core::{Phase, Position, Role, Size};
+use entropy_core::Role;
 use entropy_engine::bots::{SearchBot, SearchOptions};
 use entropy_engine::eval::LinearEval;
-use entropy_engine::playout::random_move;
+use entropy_engine::make_bot;
 use entropy_engine::search::Limits;
-use entropy_engine::{make_bot, Bot, Budget};
-use rand::SeedableRng;
-use rand_xoshiro::Xoshiro256PlusPlus;
 
 mod common;
 
@@ -48,32 +45,19 @@ fn main() {
     for game in 0..games {
         let mut chaos = SearchBot::new("search", LinearEval::trained(), options.clone());
         let mut order = make_bot(&order_bot, game).unwrap_or_else(|e| fail(&e.to_string()));
-        chaos.new_game(Size::SEVEN, Role::Chaos);
-        order.new_game(Size::SEVEN, Role::Order);
-        let mut rng = Xoshiro256PlusPlus::seed_from_u64(game);
-        let mut position = Position::new(Size::SEVEN);
         let mut line = String::new();
-        while !position.is_over() {
-            let mv = match position.phase() {
-                Phase::Draw => random_move(&position, &mut rng),
-                Phase::Place(_) => {
-                    let mv = chaos.choose(&position, Budget::UNLIMITED);
-                    let (with_hand, with_model) =
-                        (chaos.uses_hand_weights(), chaos.models_opponent());
-                    decisions += 1;
-                    hand += usize::from(with_hand);
-                    modelled += usize::from(with_model);
-                    line.push(match (with_hand, with_model) {
-                        (true, _) => 'H',
-                        (false, true) => 'W',
-                        _ => '.',
-                    });
-                    mv
-                }
-                _ => order.choose(&position, Budget::UNLIMITED),
-            };
-            position.play_unchecked(mv);
-        }
+        let position =
+            common::play_against(&mut chaos, Role::Chaos, &mut *order, game, |bot, _| {
+                let (with_hand, with_model) = (bot.uses_hand_weights(), bot.models_opponent());
+                decisions += 1;
+                hand += usize::from(with_hand);
+                modelled += usize::from(with_model);
+                line.push(match (with_hand, with_model) {
+                    (true, _) => 'H',
+                    (false, true) => 'W',
+                    _ => '.',
+                });
+            });
         let regret = chaos
             .opponent_regret()
             .map_or("-".to_string(), |r| format!("{r:.2}"));

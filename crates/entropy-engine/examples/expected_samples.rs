@@ -19,14 +19,11 @@
 
 use std::io::Write as _;
 
-use entropy_core::{Phase, Position, Role, Size};
+use entropy_core::Role;
 use entropy_engine::bots::{SearchBot, SearchOptions};
 use entropy_engine::eval::{DecisionSample, LinearEval, SAMPLES_HEADER};
-use entropy_engine::playout::random_move;
+use entropy_engine::make_bot;
 use entropy_engine::search::{horizon, Limits};
-use entropy_engine::{make_bot, Bot, Budget};
-use rand::SeedableRng;
-use rand_xoshiro::Xoshiro256PlusPlus;
 
 mod common;
 
@@ -147,36 +144,23 @@ fn play(deal: u64, (name, ours): (&str, Role), nodes: u64, opponent: &str) -> (V
     };
     let mut bot = SearchBot::new(name, eval, options);
     let mut other = make_bot(opponent, deal).unwrap_or_else(|e| fail(&e.to_string()));
-    bot.new_game(Size::SEVEN, ours);
-    other.new_game(Size::SEVEN, ours.opponent());
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(deal);
-    let mut position = Position::new(Size::SEVEN);
     let mut decisions = Vec::new();
-    while !position.is_over() {
-        let mv = match position.phase() {
-            Phase::Draw => random_move(&position, &mut rng),
-            _ if position.to_move() == Some(ours) => {
-                let mv = bot.choose(&position, Budget::UNLIMITED);
-                let result = bot.last_search().expect("the bot searched");
-                decisions.push(Decision {
-                    sample: DecisionSample {
-                        game: 0,
-                        turn: position.placed() + usize::from(ours == Role::Chaos),
-                        role: ours,
-                        depth: result.depth,
-                        solved: result.solved,
-                        horizon: horizon(&position, result.depth, result.solved),
-                        score: f64::from(position.score()),
-                        raw: result.value,
-                        final_score: 0.0,
-                    },
-                    kind: Kind::of(&bot),
-                });
-                mv
-            }
-            _ => other.choose(&position, Budget::UNLIMITED),
-        };
-        position.play_unchecked(mv);
-    }
+    let position = common::play_against(&mut bot, ours, &mut *other, deal, |bot, position| {
+        let result = bot.last_search().expect("the bot searched");
+        decisions.push(Decision {
+            sample: DecisionSample {
+                game: 0,
+                turn: position.placed() + usize::from(ours == Role::Chaos),
+                role: ours,
+                depth: result.depth,
+                solved: result.solved,
+                horizon: horizon(position, result.depth, result.solved),
+                score: f64::from(position.score()),
+                raw: result.value,
+                final_score: 0.0,
+            },
+            kind: Kind::of(bot),
+        });
+    });
     (decisions, position.score())
 }

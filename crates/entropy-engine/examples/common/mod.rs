@@ -29,3 +29,35 @@ pub fn whole_arg(name: &str, index: usize, default: u64) -> u64 {
         })
     })
 }
+
+/// Plays one game of `ours` as `role` against `other`, the chips drawn from `seed`, and calls
+/// `after` with our bot and the position it decided in after each of its decisions (before
+/// its move is played); returns the full board.
+pub fn play_against(
+    ours: &mut entropy_engine::bots::SearchBot,
+    role: entropy_core::Role,
+    other: &mut dyn entropy_engine::Bot,
+    seed: u64,
+    mut after: impl FnMut(&entropy_engine::bots::SearchBot, &entropy_core::Position),
+) -> entropy_core::Position {
+    use entropy_engine::{Bot as _, Budget};
+    use rand::SeedableRng;
+    let size = entropy_core::Size::SEVEN;
+    ours.new_game(size, role);
+    other.new_game(size, role.opponent());
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
+    let mut position = entropy_core::Position::new(size);
+    while !position.is_over() {
+        let mv = match position.to_move() {
+            None => entropy_engine::playout::random_move(&position, &mut rng),
+            Some(r) if r == role => {
+                let mv = ours.choose(&position, Budget::UNLIMITED);
+                after(ours, &position);
+                mv
+            }
+            Some(_) => other.choose(&position, Budget::UNLIMITED),
+        };
+        position.play_unchecked(mv);
+    }
+    position
+}
