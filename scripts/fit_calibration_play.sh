@@ -37,7 +37,7 @@ samples() {
   if [ ! -s "$work/$1-none.csv" ]; then
     echo "fit_calibration_play.sh: $1: $5, $2 deals against $4 at $3 nodes a move" >&2
     "$root/target/release/examples/expected_samples" "$2" "$3" 0 "$work/$1.partial" "$4" "$5" \
-      >/dev/null 2>&1
+      >/dev/null 2>"$work/$1.log"
     for kind in hand greedy weak none; do
       mv "$work/$1.partial-$kind.csv" "$work/$1-$kind.csv"
     done
@@ -52,7 +52,11 @@ samples hand-1m 6 1000000 self search-hand &
 wait
 cd "$work"
 for set in greedy-20k greedy-300k greedy-1m hand-20k hand-300k hand-1m; do
-  [ -s "$set-none.csv" ] || { echo "fit_calibration_play.sh: the games of $set failed" >&2; exit 1; }
+  [ -s "$set-none.csv" ] || {
+    echo "fit_calibration_play.sh: the games of $set failed (target/calibration/$set.log):" >&2
+    tail -n 3 "$set.log" >&2
+    exit 1
+  }
 done
 # fit TABLE SET_KIND...: TABLE fitted on the named samples files.
 fit() {
