@@ -32,7 +32,9 @@ fn fail(message: &str) -> ! {
     common::fail("expected_samples", message)
 }
 
-/// What the search assumed of the opponent at a decision, and the file its samples go to.
+/// What the search assumed of the opponent at a decision (as Order, whether it read Chaos as
+/// greedy: it then searches it as any other, but its values have a table of their own), and
+/// the file its samples go to.
 #[derive(Copy, Clone, PartialEq, Eq)]
 enum Kind {
     Hand,
@@ -58,7 +60,7 @@ impl Kind {
         let model = bot.opponent_model();
         if bot.uses_hand_weights() {
             Kind::Hand
-        } else if model.greedy_chaos || model.greedy_order {
+        } else if bot.reads_opponent_greedy() {
             Kind::Greedy
         } else if model.weak_chaos || model.weak_order {
             Kind::Weak

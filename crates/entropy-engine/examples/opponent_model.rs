@@ -1,13 +1,14 @@
 //! How the searching bot reads a Chaos opponent: over games of a searching Order against it,
 //! the share of the Chaos's placements greedy could have played, and the Order decisions at
-//! which the search assumed that Chaos greedy or weak (its opponent model,
-//! docs/search.md "Opponent model").
+//! which the bot read that Chaos as greedy or searched it as weak (its opponent model,
+//! docs/search.md "Opponent model"; a Chaos read as greedy is searched as any other since
+//! 2026-11-29, and the reading picks the table that corrects the expected score shown).
 //!
 //! `cargo run -p entropy-engine --example opponent_model -- [GAMES] [NODES] [CHAOS] [TENTHS]`:
 //! GAMES games (4) at NODES positions a move (20,000) against CHAOS (a built-in bot, or `self`
 //! for the searching bot at the same nodes), Order's `greedy` option TENTHS (5, the default;
 //! 0: the share of greedy's placements alone decides, the rule before it). Each game prints,
-//! per Order decision, `G` where a model was on and the opponent's mean regret once 12 moves
+//! per Order decision, `G` where it read Chaos so and the opponent's mean regret once 12 moves
 //! are watched; with CHAOS `self`, `C` where our Chaos assumed our Order greedy or weak.
 
 use entropy_core::{Phase, Position, Role, Size};
@@ -95,7 +96,9 @@ fn main() {
                 }
                 _ => {
                     let mv = order.choose(&position, Budget::UNLIMITED);
-                    let on = order.models_opponent();
+                    // As Order the bot searches a Chaos it reads as greedy as any other
+                    // (the reading picks the shown value's table): count the reading.
+                    let on = order.reads_opponent_greedy() || order.models_opponent();
                     decisions += 1;
                     modelled += usize::from(on);
                     let regret = order
@@ -117,7 +120,7 @@ fn main() {
     }
     println!(
         "{chaos_name} as Chaos: {greedy} of {placements} placements greedy's ({:.1}%); \
-         Order assumed it greedy or weak at {modelled} of {decisions} decisions ({:.1}%)",
+         Order read it as greedy or weak at {modelled} of {decisions} decisions ({:.1}%)",
         100.0 * greedy as f64 / placements.max(1) as f64,
         100.0 * modelled as f64 / decisions.max(1) as f64
     );

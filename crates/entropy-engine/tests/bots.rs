@@ -128,7 +128,9 @@ fn the_search_bot_models_a_greedy_opponent_and_not_a_random_one() {
 #[test]
 fn as_order_against_greedy_the_search_bot_shows_values_corrected_for_a_greedy_chaos() {
     let (ours, pos) = thirty_turns_against(Role::Order, "greedy");
-    assert!(ours.opponent_model().greedy_chaos);
+    // Read as greedy, searched as any Chaos: the reading picks the table alone.
+    assert!(ours.reads_opponent_greedy());
+    assert!(!ours.models_opponent());
     assert!(!ours.uses_hand_weights());
     assert_shows_value_corrected_by(&ours, &pos, Calibration::trained_vs_greedy_chaos());
 }
@@ -144,12 +146,12 @@ fn assert_shows_value_corrected_by(bot: &SearchBot, pos: &Position, table: &Cali
 
 /// Plays a game of `order` against the built-in `chaos` (made with `bot_seed`; chips drawn
 /// with `chip_seed`) and returns `probe` of Order after each of its decisions.
-fn watch_order<B: Bot>(
+fn watch_order<B: Bot, T>(
     order: &mut B,
     (chaos, bot_seed): (&str, u64),
     chip_seed: u64,
-    mut probe: impl FnMut(&B) -> bool,
-) -> Vec<bool> {
+    mut probe: impl FnMut(&B) -> T,
+) -> Vec<T> {
     let mut chaos = make_bot(chaos, bot_seed).unwrap();
     order.new_game(Size::SEVEN, Role::Order);
     chaos.new_game(Size::SEVEN, Role::Chaos);
@@ -172,35 +174,39 @@ fn watch_order<B: Bot>(
 }
 
 /// Order's decisions in one game at which the searching bot (2,000 nodes a move, these
-/// options otherwise) assumed its Chaos opponent greedy or weak.
-fn decisions_modelled(options: SearchOptions, chaos: &str, seed: u64) -> usize {
+/// options otherwise) read its Chaos opponent as greedy, and those at which it searched it
+/// as greedy or weak.
+fn decisions_read(options: SearchOptions, chaos: &str, seed: u64) -> (usize, usize) {
     let options = SearchOptions {
         limits: Some(Limits::nodes(2000)),
         ..options
     };
     let mut ours = SearchBot::new("search", LinearEval::trained(), options);
-    let modelled = watch_order(&mut ours, (chaos, seed), seed, SearchBot::models_opponent);
-    modelled.iter().filter(|&&on| on).count()
+    let read = watch_order(&mut ours, (chaos, seed), seed, |bot| {
+        (bot.reads_opponent_greedy(), bot.models_opponent())
+    });
+    let count = |on: fn(&(bool, bool)) -> bool| read.iter().filter(|r| on(r)).count();
+    (count(|r| r.0), count(|r| r.1))
 }
 
 #[test]
-fn a_searching_chaos_that_plays_greedy_placements_is_not_modelled_as_greedy() {
+fn a_searching_chaos_that_plays_greedy_placements_is_not_read_as_greedy() {
     // A searching Chaos plays mostly placements greedy could have played (the ones that leave
     // Order's best reply lowest), often enough to read as greedy by their share alone; its
-    // regret, a tenth of greedy's, tells them apart: the default gates the greedy model on it.
+    // regret, a tenth of greedy's, tells them apart: the default gates the reading on it.
     let gated = SearchOptions::default();
     assert!(gated.greedy_regret.is_some());
     for seed in 0..2 {
         assert_eq!(
-            decisions_modelled(gated.clone(), "search:nodes=2000", seed),
-            0,
+            decisions_read(gated.clone(), "search:nodes=2000", seed),
+            (0, 0),
             "seed {seed}"
         );
-        // Greedy itself still is, from its seventh placement or soon after.
-        assert!(
-            decisions_modelled(gated.clone(), "greedy", seed) >= 35,
-            "seed {seed}"
-        );
+        // Greedy itself still is, from its seventh placement or soon after, and is searched
+        // as any Chaos all the same.
+        let (read, modelled) = decisions_read(gated.clone(), "greedy", seed);
+        assert!(read >= 35, "seed {seed}: {read}");
+        assert_eq!(modelled, 0, "seed {seed}");
     }
 }
 

@@ -255,9 +255,10 @@ pub const SEARCH_OPTIONS: &[SearchOption] = &[
         key: "greedy",
         value: "TENTHS",
         group: "opponent",
-        help: "mean regret per move, in tenths of a point, the opponent must reach before the \
-               search assumes it greedy (5, passed the ladder's STC and LTC); 0: its share of \
-               greedy's moves alone decides (the previous default)",
+        help: "mean regret per move, in tenths of a point, the opponent must reach before it \
+               reads as greedy (5, passed the ladder's STC and LTC; as Chaos the search then \
+               assumes Order greedy); 0: its share of greedy's moves alone decides (the \
+               previous default)",
         set: |s, v| {
             let tenths = whole(v)?;
             s.options.greedy_regret = (tenths > 0).then_some(tenths as f64 / 10.0);

@@ -20,7 +20,7 @@ pub const DEFAULT_TABLE_MIB: usize = 16;
 /// bots 1.3 to 1.8, searchers 0.1 to 0.5 (docs/search.md, "Opponent model").
 pub const DEFAULT_WEAK_REGRET: f64 = 2.0;
 
-/// The mean regret per move the opponent must reach before the default bot assumes it greedy:
+/// The mean regret per move the opponent must reach before the default bot reads it as greedy:
 /// greedy gives away 0.6 to 2.4 points a move by the judge, a searching Chaos, which plays
 /// greedy's placements 80% of the time, 0.0 to 0.3 (docs/search.md, "Opponent model"). Passed
 /// the ladder's STC and LTC (docs/testing.md).
@@ -33,7 +33,8 @@ pub struct SearchOptions {
     pub limits: Option<Limits>,
     /// Transposition table size in MiB.
     pub table_mib: usize,
-    /// Watch the opponent and, once it plays like the greedy bot, search assuming it does.
+    /// Watch the opponent: as Chaos, once Order plays like the greedy bot, search assuming it
+    /// does; in both roles, once the opponent's moves cost enough, search it as weak.
     pub model_opponent: bool,
     /// Mean regret per move (expected points given away against a short search's best move,
     /// over its last 24 moves, once 12 are watched) above which the opponent counts as weak
@@ -41,8 +42,9 @@ pub struct SearchOptions {
     /// does.
     pub weak_regret: Option<f64>,
     /// Mean regret per move (over the opponent's last 24 moves, once 6 are watched) it must
-    /// reach before the greedy model applies, however many of its moves greedy could have
-    /// played; `None`: the share of greedy moves alone decides.
+    /// reach before it reads as greedy, however many of its moves greedy could have played;
+    /// `None`: the share of greedy moves alone decides. As Chaos the search then assumes Order
+    /// greedy; as Order it searches Chaos as any other.
     pub greedy_regret: Option<f64>,
     /// With the clock: keep a stopped iteration's best finished root move
     /// ([`Limits::unfinished`]).
@@ -191,6 +193,8 @@ pub struct SearchBot {
     other_eval: Option<BotEval>,
     /// Whether the hand weights stand in for the leaves' evaluation now.
     hand_in_use: bool,
+    /// Whether the observer read the opponent as greedy at the last decision.
+    reads_greedy: bool,
 }
 
 impl SearchBot {
@@ -216,6 +220,7 @@ impl SearchBot {
         SearchBot {
             other_eval,
             hand_in_use: false,
+            reads_greedy: false,
             name: name.into(),
             observer: Observer::new(judge, options.weak_regret, options.greedy_regret),
             searcher,
@@ -228,6 +233,13 @@ impl SearchBot {
     /// Whether the bot currently assumes its opponent greedy.
     pub fn models_opponent(&self) -> bool {
         self.searcher.model() != OpponentModel::default()
+    }
+
+    /// Whether the bot read its opponent as greedy at its last decision: as Chaos it then
+    /// searches Order as greedy ([`Self::opponent_model`]); as Order it searches Chaos as any
+    /// other, and the reading only picks the table that corrects the expected score shown.
+    pub fn reads_opponent_greedy(&self) -> bool {
+        self.reads_greedy
     }
 
     /// What the bot's last search assumed of its opponent below the root.
@@ -259,15 +271,16 @@ impl SearchBot {
     }
 
     /// What turns `result`'s value into the expected final score shown: its evaluation's
-    /// calibration, except for the shipped weights while Chaos is read as greedy, whose values
-    /// then mean play against that Chaos and have a table of their own (the hand weights carry
-    /// theirs for play against a greedy Order).
+    /// calibration, except for the shipped weights as Order while Chaos is read as greedy:
+    /// greedy's Chaos concedes far more than the searcher the values assume, so they have a
+    /// table of their own (the hand weights carry theirs for play against a greedy Order).
     fn shown_offset(&self, position: &Position, result: &SearchResult) -> f64 {
         let eval = self.searcher.eval();
         let shipped = eval
             .calibration()
             .is_some_and(|c| std::ptr::eq(c, Calibration::shipped()));
-        if shipped && self.searcher.model().greedy_chaos {
+        let order = position.to_move() == Some(Role::Order);
+        if shipped && order && self.reads_greedy {
             let moves_left = horizon(position, result.depth, result.solved);
             Calibration::trained_vs_greedy_chaos().offset(position.size().side(), moves_left)
         } else {
@@ -290,6 +303,7 @@ impl Bot for SearchBot {
         self.searcher.clear();
         self.searcher.set_model(OpponentModel::default());
         self.use_hand_weights(false);
+        self.reads_greedy = false;
         self.observer.reset();
     }
 
@@ -314,6 +328,7 @@ impl Bot for SearchBot {
         if self.options.model_opponent {
             self.observer.observe(position);
             let greedy = self.observer.opponent_is_greedy();
+            self.reads_greedy = greedy;
             // The greedy model is exact against a greedy player; optimism is for the others.
             let weakness = self.observer.weakness().filter(|_| !greedy);
             let weak = weakness.is_some();
@@ -325,8 +340,12 @@ impl Bot for SearchBot {
                     weakness,
                     ..OpponentModel::default()
                 },
+                // As Order, a Chaos read as greedy is searched as any other: against greedy's
+                // own Chaos the greedy model gained 0.5 points a game (its placements are
+                // what a minimising Chaos mostly plays), and against a searching Chaos whose
+                // placements are greedy's nine times in ten it cost about 2 a deal
+                // (docs/search.md, "Opponent model").
                 _ => OpponentModel {
-                    greedy_chaos: greedy,
                     weak_chaos: weak,
                     weakness,
                     ..OpponentModel::default()
