@@ -230,7 +230,7 @@ impl SearchBot {
         }
     }
 
-    /// Whether the bot currently assumes its opponent greedy.
+    /// Whether the bot's last search assumed its opponent greedy or weak below the root.
     pub fn models_opponent(&self) -> bool {
         self.searcher.model() != OpponentModel::default()
     }
