@@ -193,8 +193,6 @@ pub struct SearchBot {
     other_eval: Option<BotEval>,
     /// Whether the hand weights stand in for the leaves' evaluation now.
     hand_in_use: bool,
-    /// Whether the observer read the opponent as greedy at the last decision.
-    reads_greedy: bool,
 }
 
 impl SearchBot {
@@ -220,7 +218,6 @@ impl SearchBot {
         SearchBot {
             other_eval,
             hand_in_use: false,
-            reads_greedy: false,
             name: name.into(),
             observer: Observer::new(judge, options.weak_regret, options.greedy_regret),
             searcher,
@@ -239,7 +236,8 @@ impl SearchBot {
     /// searches Order as greedy ([`Self::opponent_model`]); as Order it searches Chaos as any
     /// other, and the reading only picks the table that corrects the expected score shown.
     pub fn reads_opponent_greedy(&self) -> bool {
-        self.reads_greedy
+        // The observer changes only when it observes, at the start of each decision.
+        self.observer.opponent_is_greedy()
     }
 
     /// What the bot's last search assumed of its opponent below the root.
@@ -280,7 +278,7 @@ impl SearchBot {
             .calibration()
             .is_some_and(|c| std::ptr::eq(c, Calibration::shipped()));
         let order = position.to_move() == Some(Role::Order);
-        if shipped && order && self.reads_greedy {
+        if shipped && order && self.reads_opponent_greedy() {
             let moves_left = horizon(position, result.depth, result.solved);
             Calibration::trained_vs_greedy_chaos().offset(position.size().side(), moves_left)
         } else {
@@ -303,7 +301,6 @@ impl Bot for SearchBot {
         self.searcher.clear();
         self.searcher.set_model(OpponentModel::default());
         self.use_hand_weights(false);
-        self.reads_greedy = false;
         self.observer.reset();
     }
 
@@ -328,7 +325,6 @@ impl Bot for SearchBot {
         if self.options.model_opponent {
             self.observer.observe(position);
             let greedy = self.observer.opponent_is_greedy();
-            self.reads_greedy = greedy;
             // The greedy model is exact against a greedy player; optimism is for the others.
             let weakness = self.observer.weakness().filter(|_| !greedy);
             let weak = weakness.is_some();
