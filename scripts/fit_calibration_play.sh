@@ -15,7 +15,7 @@
 # Usage: scripts/fit_calibration_play.sh [OUT_DIR]
 #   OUT_DIR  [default: crates/entropy-engine/weights]
 # About 45 minutes on 2 cores (the six sets at once); samples go to target/calibration/ and
-# are reused when there.
+# are reused when made with the same arguments (delete them after a change to the bots' play).
 set -euo pipefail
 
 if [ "${1:-}" = -h ] || [ "${1:-}" = --help ]; then
@@ -34,13 +34,16 @@ mkdir -p "$work"
 # samples NAME DEALS NODES OPPONENT OURS: the decisions of OURS in DEALS deals against
 # OPPONENT at NODES a move.
 samples() {
-  if [ ! -s "$work/$1-none.csv" ]; then
+  # The arguments the set was made with, so that a set of other deals or nodes is made afresh.
+  local made="$2 $3 $4 $5"
+  if [ ! -s "$work/$1-none.csv" ] || [ "$(cat "$work/$1.args" 2>/dev/null)" != "$made" ]; then
     echo "fit_calibration_play.sh: $1: $5, $2 deals against $4 at $3 nodes a move" >&2
     "$root/target/release/examples/expected_samples" "$2" "$3" 0 "$work/$1.partial" "$4" "$5" \
       >/dev/null 2>"$work/$1.log"
     for kind in hand greedy weak none; do
       mv "$work/$1.partial-$kind.csv" "$work/$1-$kind.csv"
     done
+    echo "$made" >"$work/$1.args"
   fi
 }
 samples greedy-20k 600 20000 greedy search &
