@@ -6,7 +6,7 @@ use entropy_engine::bots::random_move;
 use entropy_engine::eval::{Evaluator, LinearEval, ScoreEval};
 use entropy_engine::search::model::OpponentModel;
 use entropy_engine::search::reference::{expectimax, expectimax_nodes};
-use entropy_engine::search::{Limits, Searcher, Shape};
+use entropy_engine::search::{Limits, Searcher};
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -36,16 +36,9 @@ fn depth_for(pos: &Position) -> u32 {
     }
 }
 
-fn check_against_reference<E: Evaluator + Clone>(
-    eval: E,
-    seed: u64,
-    size: Size,
-    moves: usize,
-    shape: Shape,
-) {
+fn check_against_reference<E: Evaluator + Clone>(eval: E, seed: u64, size: Size, moves: usize) {
     let pos = random_position(seed, size, moves);
     let mut searcher = Searcher::new(eval.clone(), 1);
-    searcher.set_shape(shape);
     for depth in 0..=depth_for(&pos) {
         let expected = expectimax(&pos, depth, &eval);
         let (value, _) = searcher.value(&pos, depth);
@@ -79,21 +72,13 @@ proptest! {
     #[test]
     fn star_minimax_equals_expectimax_with_the_score(seed in any::<u64>(), moves in 0usize..150, seven in any::<bool>()) {
         let size = if seven { Size::SEVEN } else { Size::FIVE };
-        check_against_reference(ScoreEval, seed, size, moves, Shape::default());
+        check_against_reference(ScoreEval, seed, size, moves);
     }
 
     #[test]
     fn star_minimax_equals_expectimax_with_the_linear_eval(seed in any::<u64>(), moves in 0usize..150, seven in any::<bool>()) {
         let size = if seven { Size::SEVEN } else { Size::FIVE };
-        check_against_reference(LinearEval::hand(), seed, size, moves, Shape::default());
-    }
-
-    /// Ordering moves by their children's evaluations changes the order, never the value.
-    #[test]
-    fn ordering_by_evaluation_keeps_the_expectimax_value(seed in any::<u64>(), moves in 0usize..150, seven in any::<bool>(), from in 1u32..4) {
-        let size = if seven { Size::SEVEN } else { Size::FIVE };
-        let shape = Shape { eval_order: from, ..Shape::default() };
-        check_against_reference(LinearEval::hand(), seed, size, moves, shape);
+        check_against_reference(LinearEval::hand(), seed, size, moves);
     }
 }
 
@@ -318,46 +303,4 @@ fn the_ntuple_evaluation_through_the_memo_is_the_evaluation() {
         }
     }
     assert!(children > 500, "{children}");
-}
-
-/// Late move reductions: below their least depth the search is the plain one (expectimax's
-/// values), above it the reduced moves make the same-depth search visit fewer positions.
-#[test]
-fn late_move_reductions_cut_positions_only_above_their_depth() {
-    let eval = LinearEval::hand();
-    let shape = Shape {
-        order_full: 4,
-        chaos_full: 3,
-        amount: 3,
-        min_depth: 3,
-        eval_order: 4,
-    };
-    assert_eq!(
-        shape.reduced(true, 3, 10),
-        None,
-        "3 moves deep is not reduced"
-    );
-    assert_eq!(
-        shape.reduced(true, 4, 3),
-        None,
-        "the first moves are not reduced"
-    );
-    assert_eq!(shape.reduced(true, 4, 4), Some(0));
-    assert_eq!(shape.reduced(false, 6, 3), Some(2));
-    let (mut plain_nodes, mut reduced_nodes) = (0, 0);
-    for seed in 0..4 {
-        let pos = random_position(seed, Size::SEVEN, 90 + seed as usize);
-        let mut plain = Searcher::new(eval.clone(), 4);
-        let mut reduced = Searcher::new(eval.clone(), 4);
-        reduced.set_shape(shape);
-        let (value, _) = reduced.value(&pos, 3);
-        let expected = expectimax(&pos, 3, &eval);
-        assert!((value - expected).abs() < 1e-3, "{value} vs {expected}");
-        plain_nodes += plain.value(&pos, 5).1;
-        reduced_nodes += reduced.value(&pos, 5).1;
-    }
-    assert!(
-        reduced_nodes < plain_nodes,
-        "{reduced_nodes} positions with reductions vs {plain_nodes} without"
-    );
 }

@@ -308,60 +308,7 @@ pub const SEARCH_OPTIONS: &[SearchOption] = &[
             Ok(())
         },
     },
-    SearchOption {
-        key: "ord",
-        value: "D",
-        group: "shape",
-        help: "order the moves of nodes D or more moves deep by their children's evaluations \
-               (0, never)",
-        set: |s, v| shape(s, v, |shape| &mut shape.eval_order),
-    },
-    SearchOption {
-        key: "lmr",
-        value: "N",
-        group: "shape",
-        help: "late move reductions: below the root, Order's moves after its first N searched \
-               shallower, again in full if they would raise its bound (0, never)",
-        set: |s, v| shape(s, v, |shape| &mut shape.order_full),
-    },
-    SearchOption {
-        key: "lmrc",
-        value: "N",
-        group: "shape",
-        help: "the same after Chaos's first N moves (0, never)",
-        set: |s, v| shape(s, v, |shape| &mut shape.chaos_full),
-    },
-    SearchOption {
-        key: "lmrr",
-        value: "R",
-        group: "shape",
-        help: "moves (draws count) a late move reduction takes off (3: the leaves' phase kept)",
-        set: |s, v| shape(s, v, |shape| &mut shape.amount),
-    },
-    SearchOption {
-        key: "lmrd",
-        value: "D",
-        group: "shape",
-        help: "reduce only at nodes more than D moves deep (3)",
-        set: |s, v| shape(s, v, |shape| &mut shape.min_depth),
-    },
 ];
-
-/// Sets one field of the search's shape; reductions take 3 moves off and start 4 moves deep
-/// unless told otherwise.
-fn shape(
-    setup: &mut SearchSetup,
-    value: &str,
-    field: fn(&mut crate::search::Shape) -> &mut u32,
-) -> Result<(), String> {
-    let shape = &mut setup.options.shape;
-    if *shape == crate::search::Shape::default() {
-        shape.amount = 3;
-        shape.min_depth = 3;
-    }
-    *field(shape) = whole(value)?.min(1000) as u32;
-    Ok(())
-}
 
 impl SearchSetup {
     /// The fixed limits, made on the first limit given (without any, the bot plays to the
@@ -482,24 +429,6 @@ mod tests {
             apply("", setup()).unwrap().options,
             SearchOptions::default()
         );
-    }
-
-    #[test]
-    fn shape_options_reduce_by_a_turn_from_four_moves_deep_unless_told() {
-        use crate::search::Shape;
-        let s = apply("ord=4,lmr=10,lmrc=6", setup()).unwrap();
-        let expected = Shape {
-            order_full: 10,
-            chaos_full: 6,
-            amount: 3,
-            min_depth: 3,
-            eval_order: 4,
-        };
-        assert_eq!(s.options.shape, expected);
-        let s = apply("lmrd=4,lmr=8,lmrr=2", setup()).unwrap();
-        assert_eq!((s.options.shape.min_depth, s.options.shape.amount), (4, 2));
-        assert_eq!(s.options.shape.order_full, 8);
-        assert!(apply("lmr=x", setup()).is_err());
     }
 
     #[test]

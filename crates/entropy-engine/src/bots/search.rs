@@ -8,7 +8,7 @@ use crate::eval::{Calibration, Evaluator, LinearEval};
 use crate::learned::BotEval;
 use crate::search::model::OpponentModel;
 use crate::search::observer::Observer;
-use crate::search::{calibration_offset, horizon, time, Limits, SearchResult, Searcher, Shape};
+use crate::search::{calibration_offset, horizon, time, Limits, SearchResult, Searcher};
 use crate::{Bot, Budget};
 
 /// Default transposition table size: with the score and feature tables the bot stays well
@@ -60,8 +60,6 @@ pub struct SearchOptions {
     /// same 100 deals each; against every other built-in Order it never switches on
     /// (docs/search.md, "Chaos against greedy's Order").
     pub hand_vs_greedy: bool,
-    /// Move ordering by evaluation and late move reductions (off by default; on the ladder).
-    pub shape: Shape,
 }
 
 impl Default for SearchOptions {
@@ -76,7 +74,6 @@ impl Default for SearchOptions {
             hard_share: 1.0,
             peak: 1.0,
             hand_vs_greedy: true,
-            shape: Shape::default(),
         }
     }
 }
@@ -211,8 +208,7 @@ impl SearchBot {
         judge: LinearEval,
         options: SearchOptions,
     ) -> SearchBot {
-        let mut searcher = Searcher::new(eval, options.table_mib);
-        searcher.set_shape(options.shape);
+        let searcher = Searcher::new(eval, options.table_mib);
         let other_eval = options.hand_vs_greedy.then(|| {
             // Its values are shown as expected scores too, corrected for what they mean
             // here: play against an Order read as greedy.

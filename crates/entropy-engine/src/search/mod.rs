@@ -86,46 +86,6 @@ impl Limits {
     }
 }
 
-/// How the search orders and reduces moves below the root (all off by default: the plain
-/// *-minimax).
-///
-/// Late move reductions: at a decision node below the root with enough depth left, the moves
-/// after the first few in the search order are searched shallower, and again at full depth
-/// only when the shallow value would raise Order's (lower Chaos's) bound. Most of Order's
-/// slides and Chaos's cells are never best, so this buys depth where the order is good; the
-/// order by the children's evaluations makes the reduced moves the worst by the evaluation.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
-pub struct Shape {
-    /// Moves searched at full depth at an Order node before reducing; 0: no reductions there.
-    pub order_full: u32,
-    /// The same at a Chaos node.
-    pub chaos_full: u32,
-    /// Moves (draws included) taken off a reduced move's depth: 3 keeps the leaf's phase.
-    pub amount: u32,
-    /// Least depth left at a node for its moves to be reduced, less one (and at least the
-    /// amount: a reduced move is searched at least 0 deep).
-    pub min_depth: u32,
-    /// Least depth left at a decision node for its moves to be ordered by their children's
-    /// static evaluations (after the table's move) instead of the cheap static order; 0 never.
-    pub eval_order: u32,
-}
-
-impl Shape {
-    /// The depth to search the `index`-th move of a decision node at `depth` with, if reduced.
-    pub fn reduced(&self, maximising: bool, depth: u32, index: usize) -> Option<u32> {
-        let full = if maximising {
-            self.order_full
-        } else {
-            self.chaos_full
-        };
-        let reduce = full > 0
-            && self.amount > 0
-            && depth > self.min_depth.max(self.amount)
-            && index >= full as usize;
-        reduce.then(|| depth - 1 - self.amount)
-    }
-}
-
 /// What a search found.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SearchResult {
@@ -188,7 +148,6 @@ pub struct Searcher<E: Evaluator> {
     table: Table,
     cache: EvalCache,
     model: OpponentModel,
-    shape: Shape,
 }
 
 impl<E: Evaluator> Searcher<E> {
@@ -199,16 +158,6 @@ impl<E: Evaluator> Searcher<E> {
             table: Table::new(table_mib),
             cache: EvalCache::default(),
             model: OpponentModel::default(),
-            shape: Shape::default(),
-        }
-    }
-
-    /// Orders and reduces moves this way from now on. Stored results made under another shape
-    /// are forgotten.
-    pub fn set_shape(&mut self, shape: Shape) {
-        if shape != self.shape {
-            self.shape = shape;
-            self.table.clear();
         }
     }
 
@@ -277,7 +226,6 @@ impl<E: Evaluator> Searcher<E> {
             model: self.model,
             no_pass_at_root: no_pass,
             unfinished_root: limits.unfinished,
-            shape: self.shape,
         }
     }
 

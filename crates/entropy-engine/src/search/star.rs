@@ -48,8 +48,6 @@ pub struct Context<'a, E: Evaluator> {
     /// When stopped, the root hands back its best move among those it finished
     /// ([`super::Limits::unfinished`]).
     pub(super) unfinished_root: bool,
-    /// Move ordering by evaluation and late move reductions.
-    pub(super) shape: super::Shape,
 }
 
 impl<E: Evaluator> Context<'_, E> {
@@ -164,15 +162,8 @@ impl<E: Evaluator> Context<'_, E> {
         } else {
             None
         };
-        // A modelled player's few moves are all searched in full.
-        let modelled_none = modelled.is_none();
-        let reducible = ply > 0 && modelled_none;
         let mut moves =
             modelled.unwrap_or_else(|| ordered_moves(position, first, self.killers.at(ply)));
-        let eval_order = self.shape.eval_order;
-        if eval_order > 0 && depth >= eval_order && modelled_none {
-            self.order_by_evaluation(position, &mut moves, maximising, first);
-        }
         if ply == 0 && self.no_pass_at_root && moves.len() > 1 {
             let mut real = MoveList::new();
             for &mv in moves.iter().filter(|&&m| m != Move::Pass) {
@@ -186,29 +177,14 @@ impl<E: Evaluator> Context<'_, E> {
             f64::INFINITY
         };
         let mut best_move = None;
-        for (index, &mv) in moves.iter().enumerate() {
+        for &mv in moves.iter() {
             let mut child = *position;
             child.play_unchecked(mv);
-            let reduced = if reducible {
-                self.shape.reduced(maximising, depth, index)
-            } else {
-                None
-            };
-            let mut value = if depth == 1 {
+            let value = if depth == 1 {
                 self.leaf_child(position, mv, &child)
             } else {
-                let shallow = reduced.unwrap_or(depth - 1);
-                self.search(&child, shallow, ply + 1, alpha, beta)
+                self.search(&child, depth - 1, ply + 1, alpha, beta)
             };
-            // A reduced move that would raise the node's bound is searched again in full.
-            let improves = if maximising {
-                value > alpha
-            } else {
-                value < beta
-            };
-            if reduced.is_some() && improves && self.stopped.is_none() {
-                value = self.search(&child, depth - 1, ply + 1, alpha, beta);
-            }
             if self.stopped.is_some() {
                 return if ply == 0 && self.unfinished_root {
                     (best_value, best_move)
@@ -236,45 +212,6 @@ impl<E: Evaluator> Context<'_, E> {
             }
         }
         (best_value, best_move)
-    }
-
-    /// Orders a decision node's moves best first by their children's static evaluations (the
-    /// table's move kept first). Costs one evaluation per move, cached for the children's own
-    /// searches, so it pays only where each child's subtree is large.
-    fn order_by_evaluation(
-        &mut self,
-        position: &Position,
-        moves: &mut MoveList,
-        maximising: bool,
-        first: Option<Move>,
-    ) {
-        let mut keyed: Vec<(f64, Move)> = Vec::with_capacity(moves.len());
-        for &mv in moves.iter() {
-            let mut child = *position;
-            child.play_unchecked(mv);
-            let key = if Some(mv) == first {
-                f64::INFINITY
-            } else if child.is_over() {
-                child.score() as f64
-            } else {
-                let (eval, memo) = (self.eval, &mut self.memo);
-                self.cache
-                    .get_or_insert(&child, || eval.evaluate_child(position, mv, &child, memo))
-            };
-            let key = if maximising || key == f64::INFINITY {
-                key
-            } else {
-                -key
-            };
-            keyed.push((key, mv));
-        }
-        // Stable: ties keep the static order.
-        keyed.sort_by(|a, b| b.0.total_cmp(&a.0));
-        let mut ordered = MoveList::new();
-        for &(_, mv) in &keyed {
-            ordered.push(mv);
-        }
-        *moves = ordered;
     }
 
     /// The optimistic value of a weak player's node: its best move's value mixed with the
