@@ -195,13 +195,6 @@ impl ChildFeatures {
     /// `changed` ([`changed_lines`]).
     #[inline]
     pub fn of_child(&self, child: &Position, changed: LineSet) -> FeatureVector {
-        with_threats(self.of_child_without_threats(child, changed), child)
-    }
-
-    /// [`ChildFeatures::of_child`] without the threat scan, its largest cost: `threat_max` and
-    /// `threat_rest` are 0 ([`with_threats`] fills them in).
-    #[inline]
-    pub fn of_child_without_threats(&self, child: &Position, changed: LineSet) -> FeatureVector {
         let board = child.board();
         let tables = line_tables(board.size().side());
         let mut entries = self.entries;
@@ -211,20 +204,8 @@ impl ChildFeatures {
         for l in line::bits((changed >> MAX_SIDE) as u8) {
             entries[MAX_SIDE + l] = tables.entry(board.column_key(l));
         }
-        assemble(child, (0, 0), &entries)
+        assemble(child, threats(child), &entries)
     }
-}
-
-/// Where `threat_max` and `threat_rest` are in a [`FeatureVector`].
-pub const THREATS: [usize; 2] = [1, 2];
-
-/// `features` of `position` with the threat scan's two features filled in.
-#[inline]
-pub fn with_threats(mut features: FeatureVector, position: &Position) -> FeatureVector {
-    let (threat_max, threat_rest) = threats(position);
-    features[THREATS[0]] = threat_max as f64;
-    features[THREATS[1]] = threat_rest as f64;
-    features
 }
 
 /// Where `bag_max` is in a [`FeatureVector`]: the one feature that depends on the bag, not

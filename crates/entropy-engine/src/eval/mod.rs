@@ -14,8 +14,7 @@ pub use afterstate::{best_afterstate, best_valued, decider_is_order};
 pub use calibration::{Calibration, CalibrationSample, DecisionSample, SAMPLES_HEADER};
 pub use features::{
     bag_max, changed_lines, features, features_on_board, for_each_touching_slide, threats,
-    threats_slow, with_threats, ChildFeatures, FeatureVector, BAG_MAX, FEATURES, FEATURE_NAMES,
-    THREATS,
+    threats_slow, ChildFeatures, FeatureVector, BAG_MAX, FEATURES, FEATURE_NAMES,
 };
 pub use lowest_reply::{
     lowest_replies_to_placements, lowest_reply_placement, replies_to_placements,
@@ -55,37 +54,11 @@ pub trait Evaluator: Sync {
         self.evaluate_with(child, memo)
     }
 
-    /// [`Evaluator::evaluate_child`] where it may matter: its value ([`Leaf::Exact`]), or,
-    /// where a cheap part of the evaluation already shows the value at least `floor`, that
-    /// part ([`Leaf::AtLeast`], a lower bound at least `floor`). A node minimising over its
-    /// children needs no more of a child than that it is no better than the best so far.
-    #[inline]
-    fn evaluate_child_above(
-        &self,
-        parent: &Position,
-        mv: Move,
-        child: &Position,
-        memo: &mut BoardMemo,
-        floor: f64,
-    ) -> Leaf {
-        let _ = floor;
-        Leaf::Exact(self.evaluate_child(parent, mv, child, memo))
-    }
-
     /// What turns this evaluation's searched values into Order's expected final score for
     /// people to read ([`Calibration`]); `None`: they are shown as they are.
     fn calibration(&self) -> Option<&Calibration> {
         None
     }
-}
-
-/// What [`Evaluator::evaluate_child_above`] found of a child.
-#[derive(Copy, Clone, Debug, PartialEq)]
-pub enum Leaf {
-    /// The child's evaluation.
-    Exact(f64),
-    /// A lower bound on it, at least the floor asked for.
-    AtLeast(f64),
 }
 
 /// What evaluations in a row share, kept by the search: the features of the last board
@@ -129,24 +102,6 @@ impl BoardMemo {
             self.parent = Some(board);
         }
         self.children.of_child(child, changed_lines(mv))
-    }
-
-    /// [`BoardMemo::child_features`] without the threat scan (`threat_max` and `threat_rest`
-    /// 0; [`with_threats`] fills them in).
-    #[inline]
-    pub fn child_features_without_threats(
-        &mut self,
-        parent: &Position,
-        mv: Move,
-        child: &Position,
-    ) -> FeatureVector {
-        let board = parent.board_hash();
-        if self.parent != Some(board) {
-            self.children.set_parent(parent);
-            self.parent = Some(board);
-        }
-        self.children
-            .of_child_without_threats(child, changed_lines(mv))
     }
 }
 
@@ -235,36 +190,6 @@ impl Evaluator for LinearEval {
         memo: &mut BoardMemo,
     ) -> f64 {
         self.value_from(child, || memo.child_features(parent, mv, child))
-    }
-
-    /// The threat features weigh at least 0 in nearly every bucket (all but the last of the
-    /// shipped ones), and they are never negative, so the value without them is a lower bound
-    /// on the value with them (rounding is monotone: adding terms of at least 0 to a sum
-    /// never makes it smaller); where it reaches the floor, the threat scan is skipped.
-    #[inline]
-    fn evaluate_child_above(
-        &self,
-        parent: &Position,
-        mv: Move,
-        child: &Position,
-        memo: &mut BoardMemo,
-        floor: f64,
-    ) -> Leaf {
-        let score = child.score() as f64;
-        if child.is_over() {
-            return Leaf::Exact(score);
-        }
-        let features = memo.child_features_without_threats(parent, mv, child);
-        let w = self.weights.bucket(Bucket::of(child));
-        // The weights' first entry is the intercept.
-        if THREATS.iter().all(|&t| w[t + 1] >= 0.0) {
-            let bound = self.weights.predict(child, &features).max(score);
-            if bound >= floor {
-                return Leaf::AtLeast(bound);
-            }
-        }
-        let features = with_threats(features, child);
-        Leaf::Exact(self.weights.predict(child, &features).max(score))
     }
 
     fn calibration(&self) -> Option<&Calibration> {

@@ -42,7 +42,7 @@ pub use ntuple::{NTupleEval, NTupleModel};
 #[cfg(feature = "wnet")]
 pub use wnet::{PnetBot, WnetBot};
 
-use crate::eval::{BoardMemo, Calibration, Evaluator, Leaf, LinearEval};
+use crate::eval::{BoardMemo, Calibration, Evaluator, LinearEval};
 use crate::Bot;
 
 /// The evaluations a searching bot can use: chosen when the bot is made, one branch per leaf.
@@ -94,21 +94,6 @@ impl Evaluator for BotEval {
                 .model()
                 .value_from(child, || memo.child_features(parent, mv, child)),
             _ => self.evaluate(child),
-        }
-    }
-
-    #[inline]
-    fn evaluate_child_above(
-        &self,
-        parent: &Position,
-        mv: Move,
-        child: &Position,
-        memo: &mut BoardMemo,
-        floor: f64,
-    ) -> Leaf {
-        match self {
-            BotEval::Linear(eval) => eval.evaluate_child_above(parent, mv, child, memo, floor),
-            _ => Leaf::Exact(self.evaluate_child(parent, mv, child, memo)),
         }
     }
 

@@ -31,21 +31,6 @@ impl EvalCache {
         self.slots.fill((0, f64::NAN));
     }
 
-    /// The stored evaluation of `position`, if any.
-    #[inline]
-    pub fn get(&self, position: &Position) -> Option<f64> {
-        let key = position.hash();
-        let slot = &self.slots[key as usize & (ENTRIES - 1)];
-        (slot.0 == key && !slot.1.is_nan()).then_some(slot.1)
-    }
-
-    /// Stores the evaluation of `position`.
-    #[inline]
-    pub fn insert(&mut self, position: &Position, value: f64) {
-        let key = position.hash();
-        self.slots[key as usize & (ENTRIES - 1)] = (key, value);
-    }
-
     /// The evaluation of `position`, from the cache or computed by `evaluate` and stored.
     #[inline]
     pub fn get_or_insert(&mut self, position: &Position, evaluate: impl FnOnce() -> f64) -> f64 {

@@ -10,7 +10,7 @@ use super::cache::EvalCache;
 use super::model::{modelled_moves, OpponentModel};
 use super::ordering::{ordered_moves, Killers};
 use super::tt::{Bound, Table};
-use crate::eval::{BoardMemo, Evaluator, Leaf};
+use crate::eval::{BoardMemo, Evaluator};
 
 /// Larger than any score (a 7x7 board scores at most 14 x 77): the upper bound of values.
 pub const UPPER: f64 = 10_000.0;
@@ -142,36 +142,6 @@ impl<E: Evaluator> Context<'_, E> {
             .get_or_insert(child, || eval.evaluate_child(parent, mv, child, memo))
     }
 
-    /// [`Context::leaf_child`] at a node that minimises, whose best child so far is worth
-    /// `best`: a child that cannot beat it may be valued by a lower bound at least `best`
-    /// ([`Evaluator::evaluate_child_above`]), which leaves the node's value, its best move and
-    /// the window as the exact value would (`best` is never below the node's beta). Lower
-    /// bounds are not cached.
-    fn leaf_child_above(
-        &mut self,
-        parent: &Position,
-        mv: Move,
-        child: &Position,
-        best: f64,
-    ) -> f64 {
-        if let Some(value) = self.enter(child) {
-            return value;
-        }
-        if let Some(value) = self.cache.get(child) {
-            return value;
-        }
-        match self
-            .eval
-            .evaluate_child_above(parent, mv, child, &mut self.memo, best)
-        {
-            Leaf::Exact(value) => {
-                self.cache.insert(child, value);
-                value
-            }
-            Leaf::AtLeast(bound) => bound,
-        }
-    }
-
     /// Alpha-beta at a decision node: Order maximises, Chaos minimises.
     pub(super) fn decision(
         &mut self,
@@ -210,10 +180,8 @@ impl<E: Evaluator> Context<'_, E> {
         for &mv in moves.iter() {
             let mut child = *position;
             child.play_unchecked(mv);
-            let value = if depth == 1 && maximising {
+            let value = if depth == 1 {
                 self.leaf_child(position, mv, &child)
-            } else if depth == 1 {
-                self.leaf_child_above(position, mv, &child, best_value)
             } else {
                 self.search(&child, depth - 1, ply + 1, alpha, beta)
             };
