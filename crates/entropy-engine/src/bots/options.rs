@@ -299,27 +299,6 @@ pub const SEARCH_OPTIONS: &[SearchOption] = &[
         },
     },
     SearchOption {
-        key: "fall",
-        value: "PERCENT",
-        group: "time",
-        help: "as Order, percent of its allotted time a move gets on top where its value falls \
-               by falldrop tenths of a point against 3 moves shallower (0: never, the default)",
-        set: |s, v| {
-            s.options.fall_percent = real(v)?.clamp(0.0, 1000.0) as u32;
-            Ok(())
-        },
-    },
-    SearchOption {
-        key: "falldrop",
-        value: "TENTHS",
-        group: "time",
-        help: "with fall: the fall of the value, in tenths of a point, that adds the time (15)",
-        set: |s, v| {
-            s.options.fall_drop = real(v)?.clamp(0.0, 1000.0) as u32;
-            Ok(())
-        },
-    },
-    SearchOption {
         key: "peak",
         value: "X",
         group: "time",
@@ -434,7 +413,7 @@ mod tests {
     #[test]
     fn options_set_what_they_say() {
         let s = apply(
-            "nodes=500,tt=8,unfinished=1,peak=1.5,hard=150,weak=0,fall=100,falldrop=10",
+            "nodes=500,tt=8,unfinished=1,peak=1.5,hard=150,weak=0",
             setup(),
         )
         .unwrap();
@@ -444,7 +423,6 @@ mod tests {
         assert!(s.options.unfinished);
         assert_eq!((s.options.peak, s.options.hard_share), (1.5, 1.5));
         assert_eq!(s.options.weak_regret, None);
-        assert_eq!((s.options.fall_percent, s.options.fall_drop), (100, 10));
         // The table size alone leaves the bot on the clock.
         assert_eq!(apply("tt=8", setup()).unwrap().options.limits, None);
         assert_eq!(

@@ -8,7 +8,7 @@ use crate::eval::{Calibration, Evaluator, LinearEval};
 use crate::learned::BotEval;
 use crate::search::model::OpponentModel;
 use crate::search::observer::Observer;
-use crate::search::{calibration_offset, horizon, time, Fall, Limits, SearchResult, Searcher};
+use crate::search::{calibration_offset, horizon, time, Limits, SearchResult, Searcher};
 use crate::{Bot, Budget};
 
 /// Default transposition table size: with the score and feature tables the bot stays well
@@ -60,12 +60,6 @@ pub struct SearchOptions {
     /// same 100 deals each; against every other built-in Order it never switches on
     /// (docs/search.md, "Chaos against greedy's Order").
     pub hand_vs_greedy: bool,
-    /// With the clock, as Order: the time a move's search gets on top of its hard limit where
-    /// its value falls ([`crate::search::Limits::fall`]), in percent of its allotted time (within
-    /// [`time::cap`]); 0 never.
-    pub fall_percent: u32,
-    /// With `fall_percent`: the fall, in tenths of a point, that adds the time.
-    pub fall_drop: u32,
 }
 
 impl Default for SearchOptions {
@@ -80,8 +74,6 @@ impl Default for SearchOptions {
             hard_share: 1.0,
             peak: 1.0,
             hand_vs_greedy: true,
-            fall_percent: 0,
-            fall_drop: 15,
         }
     }
 }
@@ -324,19 +316,8 @@ impl Bot for SearchBot {
                 );
                 let cap = time::cap(budget.game_left, budget.per_move);
                 let hard = allotted.mul_f64(self.options.hard_share).min(cap);
-                // Order's alone: from Chaos's decisions the value rises 3 moves deeper at nine
-                // in ten (the evaluation's pessimism for Order), from Order's it falls at one
-                // in twenty (`examples/fall.rs`).
-                let order = position.phase() == Phase::Slide;
-                let fall = (order && self.options.fall_percent > 0).then(|| Fall {
-                    extra: allotted
-                        .mul_f64(f64::from(self.options.fall_percent) / 100.0)
-                        .min(cap.saturating_sub(hard)),
-                    drop_tenths: self.options.fall_drop,
-                });
                 Limits {
                     unfinished: self.options.unfinished,
-                    fall,
                     ..Limits::time(hard.max(Duration::from_millis(1)))
                 }
             }

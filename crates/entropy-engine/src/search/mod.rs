@@ -58,21 +58,6 @@ pub struct Limits {
     /// move first, and any move it then finishes with a higher value is better by a deeper
     /// search. Off, a stopped iteration is thrown away.
     pub unfinished: bool,
-    /// With `time`: more time where the search's value falls. After an iteration at least 4
-    /// moves deep whose value is worse for the player to move than the value 3 moves
-    /// shallower (whose leaves fall in the same phase of the turn) by at least
-    /// [`Fall::drop_tenths`] tenths of a point, the deadline moves [`Fall::extra`] later, once
-    /// a search.
-    pub fall: Option<Fall>,
-}
-
-/// More time for a search whose value falls ([`Limits::fall`]).
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Fall {
-    /// The time added to the deadline.
-    pub extra: Duration,
-    /// The fall, in tenths of a point, that adds it.
-    pub drop_tenths: u32,
 }
 
 impl Limits {
@@ -116,8 +101,6 @@ pub struct SearchResult {
     pub elapsed: Duration,
     /// Whether the search saw every line to the end of the game (the value is exact).
     pub solved: bool,
-    /// Whether a falling value added time ([`Limits::fall`]).
-    pub extended: bool,
 }
 
 /// The number of moves (chance draws included) until the board is full.
@@ -157,21 +140,6 @@ pub fn horizon(position: &Position, depth: u32, solved: bool) -> u32 {
     } else {
         moves_to_end(position).saturating_sub(depth.max(1))
     }
-}
-
-/// Whether the last of these iterations' values (by depth, from 1) is worse for the player to
-/// move than the one 3 moves shallower by at least `drop_tenths` tenths of a point.
-fn falls(values: &[f64], order_to_move: bool, drop_tenths: u32) -> bool {
-    let n = values.len();
-    if n < 4 {
-        return false;
-    }
-    let fall = if order_to_move {
-        values[n - 4] - values[n - 1]
-    } else {
-        values[n - 1] - values[n - 4]
-    };
-    fall >= f64::from(drop_tenths) / 10.0
 }
 
 /// An engine: an evaluation and a transposition table kept from search to search.
@@ -280,12 +248,8 @@ impl<E: Evaluator> Searcher<E> {
             nodes: 0,
             elapsed: Duration::ZERO,
             solved: false,
-            extended: false,
         };
         let mut previous_best = None;
-        // The completed iterations' values, by depth (index 0: depth 1).
-        let mut values: Vec<f64> = Vec::new();
-        let order_to_move = position.phase() == Phase::Slide;
         for depth in 1..=max_depth {
             let (value, best) = context.decision(position, depth, 0, -UPPER, UPPER, previous_best);
             if context.stopped.is_some() && depth > 1 {
@@ -301,13 +265,6 @@ impl<E: Evaluator> Searcher<E> {
                 result.value = value;
                 result.depth = depth;
                 previous_best = Some(best);
-                values.push(value);
-                if let (Some(fall), false) = (limits.fall, result.extended) {
-                    if falls(&values, order_to_move, fall.drop_tenths) {
-                        result.extended = true;
-                        context.deadline = context.deadline.map(|d| d + fall.extra);
-                    }
-                }
             }
             if context.stopped.is_some() {
                 break;
@@ -341,23 +298,5 @@ impl<E: Evaluator> Searcher<E> {
         let mut context = self.context(Limits::default(), Instant::now(), false);
         let value = context.search(position, depth, 0, alpha, beta);
         (value, context.nodes)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::falls;
-
-    #[test]
-    fn a_value_falls_for_the_player_to_move_against_three_moves_shallower() {
-        // Order to move: lower is worse; only depth 4 against depth 1 counts.
-        assert!(falls(&[80.0, 70.0, 90.0, 78.5], true, 15));
-        assert!(!falls(&[80.0, 70.0, 90.0, 78.6], true, 15));
-        assert!(!falls(&[80.0, 60.0, 60.0], true, 15));
-        // Chaos to move: higher is worse.
-        assert!(falls(&[80.0, 80.0, 80.0, 81.5], false, 15));
-        assert!(!falls(&[80.0, 80.0, 80.0, 78.5], false, 15));
-        // The last value against the one three before it, however deep.
-        assert!(falls(&[0.0, 80.0, 0.0, 0.0, 70.0], true, 15));
     }
 }
