@@ -19,24 +19,6 @@ pub const UPPER: f64 = 10_000.0;
 /// another order can differ in their last bits.
 const EPSILON: f64 = 1e-9;
 
-/// StarETC at chance nodes, for the speed screen (`ENTROPY_ETC=1`).
-fn etc_enabled() -> bool {
-    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *ON.get_or_init(|| std::env::var("ENTROPY_ETC").is_ok_and(|v| v == "1"))
-}
-
-/// ETC at decision nodes this deep and deeper, for the speed screen (`ENTROPY_ETCD=D`; 0 off).
-fn etc_depth() -> u32 {
-    static D: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
-    *D.get_or_init(|| {
-        std::env::var("ENTROPY_ETCD")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .filter(|&d| d > 0)
-            .unwrap_or(u32::MAX)
-    })
-}
-
 /// Why a search stopped early.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Stop {
@@ -180,7 +162,6 @@ impl<E: Evaluator> Context<'_, E> {
         } else {
             None
         };
-        let is_modelled = modelled.is_some();
         let mut moves =
             modelled.unwrap_or_else(|| ordered_moves(position, first, self.killers.at(ply)));
         if ply == 0 && self.no_pass_at_root && moves.len() > 1 {
@@ -189,26 +170,6 @@ impl<E: Evaluator> Context<'_, E> {
                 real.push(mv);
             }
             moves = real;
-        }
-        // ETC: a child whose table entry already settles the node against the window.
-        if ply > 0 && depth >= etc_depth() && !is_modelled && (!maximising || std::env::var_os("ENTROPY_ETCO").is_some()) {
-            for &mv in moves.iter() {
-                let mut child = *position;
-                child.play_unchecked(mv);
-                if let Some(entry) = self.table.probe(&child) {
-                    if entry.depth >= depth - 1 {
-                        let v = entry.value;
-                        let cuts = if maximising {
-                            v >= beta && entry.bound != Bound::Upper
-                        } else {
-                            v <= alpha && entry.bound != Bound::Lower
-                        };
-                        if cuts {
-                            return (v, Some(mv));
-                        }
-                    }
-                }
-            }
         }
         let mut best_value = if maximising {
             f64::NEG_INFINITY
@@ -330,41 +291,10 @@ impl<E: Evaluator> Context<'_, E> {
             (a, b.max(a + 1e-9))
         };
 
-        // StarETC: the table's bounds on the colours' positions, before anything is searched.
-        let etc = depth >= 2 && etc_enabled();
-        if etc {
-            for i in 0..k {
-                if let Some(entry) = self.table.probe(&outcomes[i].1) {
-                    if entry.depth >= depth - 1 {
-                        let v = entry.value;
-                        match entry.bound {
-                            Bound::Exact => {
-                                lower[i] = v.max(lower[i]);
-                                upper[i] = lower[i];
-                            }
-                            Bound::Lower => lower[i] = v.max(lower[i]),
-                            Bound::Upper => upper[i] = v.max(lower[i]).min(upper[i]),
-                        }
-                    }
-                }
-            }
-            let floor = weighted(&lower);
-            if floor >= beta - EPSILON {
-                return floor;
-            }
-            let ceiling = weighted(&upper);
-            if ceiling <= alpha + EPSILON {
-                return ceiling;
-            }
-        }
-
         // Probing: one Chaos move per colour gives an upper bound on that colour (not when
         // Chaos is assumed weak: an average is not bounded by any one of its moves).
         if depth >= 2 && !self.model.weak_chaos {
             for i in 0..k {
-                if etc && upper[i] <= lower[i] {
-                    continue;
-                }
                 let (a, b) = window(&lower, &upper, i);
                 let child = outcomes[i].1;
                 let probe = match modelled_moves(self.model, &child) {
@@ -398,9 +328,6 @@ impl<E: Evaluator> Context<'_, E> {
         }
 
         for i in 0..k {
-            if etc && upper[i] <= lower[i] {
-                continue;
-            }
             let (a, b) = window(&lower, &upper, i);
             let child = outcomes[i].1;
             let value = self.search(&child, depth - 1, ply + 1, a, b);
