@@ -174,14 +174,12 @@ fn column_line(column: usize) -> LineSet {
 #[derive(Clone, Debug)]
 pub struct ChildFeatures {
     entries: [LineEntry; LINES],
-    threats: ParentThreats,
 }
 
 impl Default for ChildFeatures {
     fn default() -> ChildFeatures {
         ChildFeatures {
             entries: [LineEntry::default(); LINES],
-            threats: ParentThreats::default(),
         }
     }
 }
@@ -191,9 +189,6 @@ impl ChildFeatures {
     #[inline]
     pub fn set_parent(&mut self, parent: &Position) {
         self.entries = line_entries(parent);
-        if incremental() {
-            self.threats.set_parent(parent);
-        }
     }
 
     /// The features of `child`, which is the parent after a move that changed the lines
@@ -209,115 +204,7 @@ impl ChildFeatures {
         for l in line::bits((changed >> MAX_SIDE) as u8) {
             entries[MAX_SIDE + l] = tables.entry(board.column_key(l));
         }
-        let threats = if incremental() {
-            self.threats.of_child(child, changed)
-        } else {
-            threats(child)
-        };
-        assemble(child, threats, &entries)
-    }
-}
-
-/// Temporary screen switch: `ENTROPY_INC=0` scans every child afresh.
-fn incremental() -> bool {
-    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *ON.get_or_init(|| std::env::var("ENTROPY_INC").map_or(true, |v| v != "0"))
-}
-
-/// How many of a parent's gaining slides [`ParentThreats`] keeps; a parent with more has its
-/// children scanned afresh.
-const KEPT_SLIDES: usize = 64;
-
-/// A parent's gaining slides, for [`threats`] of its children: a slide none of whose three
-/// lines (its own and the two crossing it at its ends) a move changes keeps its gain, since the
-/// gain, the path and whether the destination touches a chip depend on those lines alone. So a
-/// child rescans only the slides that touch a changed line and takes the others' gains from
-/// the parent's. [`threats`] is the slow twin.
-#[derive(Clone, Debug)]
-struct ParentThreats {
-    /// Each gaining slide as its gain shifted left by 16 bits, or'd with its lines' [`LineSet`].
-    slides: [u32; KEPT_SLIDES],
-    len: usize,
-    /// More slides gain than are kept.
-    overflow: bool,
-}
-
-impl Default for ParentThreats {
-    fn default() -> ParentThreats {
-        ParentThreats {
-            slides: [0; KEPT_SLIDES],
-            len: 0,
-            overflow: true,
-        }
-    }
-}
-
-impl ParentThreats {
-    /// Records the gaining slides of `parent`.
-    #[inline]
-    fn set_parent(&mut self, parent: &Position) {
-        let touching = touching(parent);
-        self.len = 0;
-        self.overflow = false;
-        for along_rows in [true, false] {
-            for i in 0..parent.size().side() {
-                scan_line(parent, touching, along_rows, i, |gain, p, q| {
-                    if gain > 0 {
-                        if self.len == KEPT_SLIDES {
-                            self.overflow = true;
-                            return;
-                        }
-                        let lines = if along_rows {
-                            row_line(i) | column_line(p) | column_line(q)
-                        } else {
-                            column_line(i) | row_line(p) | row_line(q)
-                        };
-                        self.slides[self.len] = (gain as u32) << 16 | lines as u32;
-                        self.len += 1;
-                    }
-                });
-            }
-        }
-    }
-
-    /// [`threats`] of `child`, the parent after a move that changed the lines `changed`.
-    #[inline]
-    fn of_child(&self, child: &Position, changed: LineSet) -> (u32, u32) {
-        if self.overflow {
-            return threats(child);
-        }
-        let (mut best, mut total) = (0u32, 0u32);
-        for &slide in &self.slides[..self.len] {
-            let kept = if slide & changed as u32 == 0 {
-                slide >> 16
-            } else {
-                0
-            };
-            best = best.max(kept);
-            total += kept;
-        }
-        let touching = touching(child);
-        let (rows, columns) = (changed as u8 & 0x7F, (changed >> MAX_SIDE) as u8);
-        let mut offer = |gain: i32, _: usize, _: usize| {
-            if gain > 0 {
-                best = best.max(gain as u32);
-                total += gain as u32;
-            }
-        };
-        for i in 0..child.size().side() {
-            let (row_changed, column_changed) = (rows >> i & 1 == 1, columns >> i & 1 == 1);
-            if row_changed {
-                scan_line(child, touching, true, i, &mut offer);
-            } else if columns != 0 {
-                scan_line_within(child, touching, true, i, columns, columns, &mut offer);
-            }
-            if column_changed {
-                scan_line(child, touching, false, i, &mut offer);
-            } else if rows != 0 {
-                scan_line_within(child, touching, false, i, rows, rows, &mut offer);
-            }
-        }
-        (best, total - best)
+        assemble(child, threats(child), &entries)
     }
 }
 
@@ -453,21 +340,6 @@ fn scan_line(
     touching: u64,
     along_rows: bool,
     i: usize,
-    offer: impl FnMut(i32, usize, usize),
-) {
-    scan_line_within(position, touching, along_rows, i, 0x7F, 0x7F, offer);
-}
-
-/// [`scan_line`] restricted: the slides of the chips at the positions in `every_from` to any
-/// destination, and those of the other chips to the positions in `to`.
-#[inline(always)]
-fn scan_line_within(
-    position: &Position,
-    touching: u64,
-    along_rows: bool,
-    i: usize,
-    every_from: u8,
-    to: u8,
     mut offer: impl FnMut(i32, usize, usize),
 ) {
     let board = position.board();
@@ -484,8 +356,7 @@ fn scan_line_within(
         column_byte(touching, i)
     };
     for p in line::bits(occupancy) {
-        let allowed = if every_from >> p & 1 == 1 { 0x7F } else { to };
-        let destinations = line::slides(n, occupancy, p) & near & allowed;
+        let destinations = line::slides(n, occupancy, p) & near;
         if destinations == 0 {
             continue;
         }
@@ -590,29 +461,6 @@ mod tests {
         let pos = parse_position(position).unwrap();
         let index = FEATURE_NAMES.iter().position(|&n| n == name).unwrap();
         features(&pos)[index]
-    }
-
-    #[test]
-    fn childrens_threats_from_the_parent_equal_their_own() {
-        use rand::SeedableRng;
-        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(11);
-        let mut parent_threats = ParentThreats::default();
-        for size in [entropy_core::Size::SEVEN, entropy_core::Size::FIVE] {
-            for _ in 0..20 {
-                let mut pos = Position::new(size);
-                while !pos.is_over() {
-                    parent_threats.set_parent(&pos);
-                    for &mv in pos.legal_moves().iter() {
-                        let mut child = pos;
-                        child.play_unchecked(mv);
-                        let from_parent = parent_threats.of_child(&child, changed_lines(mv));
-                        assert_eq!(from_parent, threats(&child), "{pos:?} {mv:?}");
-                    }
-                    let mv = crate::playout::random_move(&pos, &mut rng);
-                    pos.play_unchecked(mv);
-                }
-            }
-        }
     }
 
     #[test]
