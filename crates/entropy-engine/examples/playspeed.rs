@@ -1,8 +1,7 @@
 //! The time a persistent searcher (its table kept from move to move, as in play) takes to search
 //! every decision of a few greedy games to a fixed depth, as in play.
 //! Arguments: the depth (6), and the leaves' evaluation: `linear` (the default) or `net` (the
-//! shipped n-tuple model, as `search:eval=net`); `ties` third orders equal gains by colour
-//! (`search:ties=1`).
+//! shipped n-tuple model, as `search:eval=net`).
 use entropy_core::{Position, Size};
 use entropy_engine::bots::make_bot;
 use entropy_engine::eval::LinearEval;
@@ -20,7 +19,6 @@ fn main() {
         _ => BotEval::Linear(LinearEval::trained()),
     };
     let mut searcher = Searcher::new(eval, 16);
-    searcher.set_colour_ties(common::arg(3, String::new()) == "ties");
     let (mut seconds, mut nodes) = (0.0, 0u64);
     for game in 0..3u64 {
         searcher.clear();

@@ -21,7 +21,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             if option.group != group {
                 group = option.group;
                 let note = match group {
-                    "time" | "search" => " (experiments on the test ladder, docs/testing.md)",
+                    "time" => " (experiments on the test ladder, docs/testing.md)",
                     _ => "",
                 };
                 println!("\n{group}{note}:");

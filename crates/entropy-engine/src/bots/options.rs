@@ -278,18 +278,6 @@ pub const SEARCH_OPTIONS: &[SearchOption] = &[
         },
     },
     SearchOption {
-        key: "ties",
-        value: "0|1",
-        group: "search",
-        help: "1: order moves of equal immediate gain by the chips of their colour in the \
-               lines they reach (the same values, 8% fewer positions to depth 6); 0: as they \
-               are generated (the default)",
-        set: |s, v| {
-            s.options.colour_ties = flag(v)?;
-            Ok(())
-        },
-    },
-    SearchOption {
         key: "unfinished",
         value: "0|1",
         group: "time",

@@ -60,9 +60,6 @@ pub struct SearchOptions {
     /// same 100 deals each; against every other built-in Order it never switches on
     /// (docs/search.md, "Chaos against greedy's Order").
     pub hand_vs_greedy: bool,
-    /// Order moves of equal immediate gain by the chips of their colour in the lines they
-    /// reach ([`Searcher::set_colour_ties`]); an experiment on the test ladder.
-    pub colour_ties: bool,
 }
 
 impl Default for SearchOptions {
@@ -77,7 +74,6 @@ impl Default for SearchOptions {
             hard_share: 1.0,
             peak: 1.0,
             hand_vs_greedy: true,
-            colour_ties: false,
         }
     }
 }
@@ -212,8 +208,7 @@ impl SearchBot {
         judge: LinearEval,
         options: SearchOptions,
     ) -> SearchBot {
-        let mut searcher = Searcher::new(eval, options.table_mib);
-        searcher.set_colour_ties(options.colour_ties);
+        let searcher = Searcher::new(eval, options.table_mib);
         let other_eval = options.hand_vs_greedy.then(|| {
             // Its values are shown as expected scores too, corrected for what they mean
             // here: play against an Order read as greedy.

@@ -118,7 +118,7 @@ impl<E: Evaluator> Searcher<E> {
             let maximising = position.phase() == Phase::Slide;
             let first = found.first().map(|m| m.mv);
             let mut iteration: Vec<MoveValue> = Vec::new();
-            for &mv in ordered_moves(position, first, [None; 2], false).iter() {
+            for &mv in ordered_moves(position, first, [None; 2]).iter() {
                 let named = Some(mv) == asked;
                 let threshold = (iteration.len() >= top).then(|| iteration[top - 1].value);
                 let (alpha, beta) = match threshold {
@@ -163,7 +163,7 @@ impl<E: Evaluator> Searcher<E> {
         let nodes = context.nodes;
         if found.is_empty() {
             // Not even one move searched before the limit: fall back on the static order.
-            let mv = ordered_moves(position, None, [None; 2], false)[0];
+            let mv = ordered_moves(position, None, [None; 2])[0];
             let value = self
                 .eval
                 .evaluate(&position.after(mv).expect("a legal move"));

@@ -148,7 +148,6 @@ pub struct Searcher<E: Evaluator> {
     table: Table,
     cache: EvalCache,
     model: OpponentModel,
-    colour_ties: bool,
 }
 
 impl<E: Evaluator> Searcher<E> {
@@ -159,15 +158,7 @@ impl<E: Evaluator> Searcher<E> {
             table: Table::new(table_mib),
             cache: EvalCache::default(),
             model: OpponentModel::default(),
-            colour_ties: false,
         }
-    }
-
-    /// Orders moves of equal immediate gain by the chips of their colour in the lines they
-    /// reach ([`ordering::ordered_moves`]' `colour_ties`) instead of as they are generated: the
-    /// same values, another number of positions visited.
-    pub fn set_colour_ties(&mut self, colour_ties: bool) {
-        self.colour_ties = colour_ties;
     }
 
     /// Assumes these players greedy below the root from now on. Stored results made under
@@ -235,7 +226,6 @@ impl<E: Evaluator> Searcher<E> {
             model: self.model,
             no_pass_at_root: no_pass,
             unfinished_root: limits.unfinished,
-            colour_ties: self.colour_ties,
         }
     }
 

@@ -48,8 +48,6 @@ pub struct Context<'a, E: Evaluator> {
     /// When stopped, the root hands back its best move among those it finished
     /// ([`super::Limits::unfinished`]).
     pub(super) unfinished_root: bool,
-    /// Equal gains ordered by colour ([`ordered_moves`]' `colour_ties`).
-    pub(super) colour_ties: bool,
 }
 
 impl<E: Evaluator> Context<'_, E> {
@@ -164,9 +162,8 @@ impl<E: Evaluator> Context<'_, E> {
         } else {
             None
         };
-        let colour_ties = self.colour_ties;
-        let mut moves = modelled
-            .unwrap_or_else(|| ordered_moves(position, first, self.killers.at(ply), colour_ties));
+        let mut moves =
+            modelled.unwrap_or_else(|| ordered_moves(position, first, self.killers.at(ply)));
         if ply == 0 && self.no_pass_at_root && moves.len() > 1 {
             let mut real = MoveList::new();
             for &mv in moves.iter().filter(|&&m| m != Move::Pass) {
@@ -307,8 +304,7 @@ impl<E: Evaluator> Context<'_, E> {
                         .probe(&child)
                         .and_then(|e| e.best)
                         .unwrap_or_else(|| {
-                            let killers = self.killers.at(ply + 1);
-                            ordered_moves(&child, None, killers, self.colour_ties)[0]
+                            ordered_moves(&child, None, self.killers.at(ply + 1))[0]
                         }),
                 };
                 let mut grandchild = child;
