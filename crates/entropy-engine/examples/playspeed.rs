@@ -1,10 +1,10 @@
 //! The time a persistent searcher (its table kept from move to move, as in play) takes to search
 //! every decision of a few greedy games to a fixed depth, as in play.
-//! Arguments: the depth (6), and the leaves' evaluation: `linear` (the default) or `net` (the
-//! shipped n-tuple model, as `search:eval=net`).
+//! Arguments: the depth (6), and the leaves' evaluation: `linear` (the default), `net` (the
+//! shipped n-tuple model, as `search:eval=net`) or a weights file (as `search:weights=FILE`).
 use entropy_core::{Position, Size};
 use entropy_engine::bots::make_bot;
-use entropy_engine::eval::LinearEval;
+use entropy_engine::eval::{LinearEval, Weights};
 use entropy_engine::learned::{BotEval, NTupleEval};
 use entropy_engine::search::{Limits, Searcher};
 use entropy_engine::Budget;
@@ -16,7 +16,13 @@ fn main() {
     let leaves: String = common::arg(2, "linear".to_owned());
     let eval = match leaves.as_str() {
         "net" => BotEval::NTuple(NTupleEval::trained()),
-        _ => BotEval::Linear(LinearEval::trained()),
+        "linear" => BotEval::Linear(LinearEval::trained()),
+        file => {
+            let text = std::fs::read_to_string(file).expect("a readable weights file");
+            BotEval::Linear(LinearEval::new(
+                Weights::parse(&text).expect("valid weights"),
+            ))
+        }
     };
     let mut searcher = Searcher::new(eval, 16);
     let (mut seconds, mut nodes) = (0.0, 0u64);
