@@ -13,7 +13,7 @@ use entropy_core::notation::text::{format_position, parse_position};
 use entropy_core::{Colour, Move, Phase, Position, Size};
 use entropy_engine::bots::random_move;
 use entropy_engine::eval::{
-    features, Bucket, Evaluator, FeatureVector, LinearEval, Weights, BUCKETS, THREATS,
+    features, Bucket, Evaluator, FeatureVector, LinearEval, Weights, BUCKETS,
 };
 use entropy_engine::search::{Limits, Searcher};
 use rand::seq::SliceRandom;
@@ -60,9 +60,6 @@ pub struct TrainConfig {
     /// bootstrapping from the search; 1: Monte Carlo). Bootstrapping alone inherits the starting
     /// weights' bias for many generations, because only the last turns see the true end.
     pub lambda: f64,
-    /// The phases (`draw`, `place`, `slide`) whose buckets are fitted without the threat
-    /// features: their threat weights are 0, so the evaluation skips the threat scan there.
-    pub no_threats: Vec<String>,
 }
 
 impl Default for TrainConfig {
@@ -76,7 +73,6 @@ impl Default for TrainConfig {
             holdout_every: 5,
             ridge: 1e-3,
             lambda: 0.0,
-            no_threats: Vec::new(),
         }
     }
 }
@@ -222,50 +218,20 @@ pub fn generate(
 
 /// Fits new weights to samples, bucket by bucket; `base` supplies buckets with too few samples.
 pub fn fit_weights(samples: &[Sample], base: &Weights, ridge: f64) -> Weights {
-    fit_weights_without_threats(samples, base, ridge, &[])
-}
-
-/// [`fit_weights`], the buckets of the phases in `no_threats` (`draw`, `place`, `slide`)
-/// fitted without the threat features, whose weights there are 0 (where a base bucket is
-/// kept for too few samples, its threat weights are set to 0 too).
-pub fn fit_weights_without_threats(
-    samples: &[Sample],
-    base: &Weights,
-    ridge: f64,
-    no_threats: &[String],
-) -> Weights {
     let mut weights = base.clone();
     for b in 0..BUCKETS {
         let bucket = Bucket(b);
-        let threatless = no_threats.iter().any(|p| p == bucket.describe().0);
-        let features: Vec<FeatureVector> = samples
+        let rows: Vec<(&FeatureVector, f64)> = samples
             .iter()
             .filter(|s| s.bucket == bucket)
-            .map(|s| {
-                let mut f = s.features;
-                if threatless {
-                    for t in THREATS {
-                        f[t] = 0.0;
-                    }
-                }
-                f
-            })
-            .collect();
-        let rows: Vec<(&FeatureVector, f64)> = features
-            .iter()
-            .zip(samples.iter().filter(|s| s.bucket == bucket))
-            .map(|(f, s)| (f, s.target))
+            .map(|s| (&s.features, s.target))
             .collect();
         // Moving each bucket's intercept onto the mean final score (removing the bias that
         // bootstrapping keeps) was tried and played 13 points per paired deal worse: it is not
         // done.
-        let mut fitted = fit_bucket(&rows, ridge).unwrap_or(*weights.bucket(bucket));
-        if threatless {
-            for t in THREATS {
-                fitted[t + 1] = 0.0;
-            }
+        if let Some(fitted) = fit_bucket(&rows, ridge) {
+            weights.set_bucket(bucket, fitted);
         }
-        weights.set_bucket(bucket, fitted);
     }
     weights
 }
@@ -333,7 +299,7 @@ pub fn fit_generation(
         .filter(|s| MID_GAME.contains(&s.position.placed()))
         .map(|s| s.position)
         .collect();
-    let fitted = fit_weights_without_threats(&train, weights, config.ridge, &config.no_threats);
+    let fitted = fit_weights(&train, weights, config.ridge);
     let (r2_search, r2_outcome) = evaluate_fit(&fitted, &test);
     let (r2_search_before, _) = evaluate_fit(weights, &test);
     let mut within: Vec<f64> = (0..BUCKETS)

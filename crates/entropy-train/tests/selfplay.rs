@@ -72,30 +72,3 @@ fn games_played_one_by_one_and_fitted_give_the_weights_train_gives() {
     }
     assert_eq!(weights, expected);
 }
-
-#[test]
-fn phases_fitted_without_threats_weigh_them_zero_and_the_rest_as_fitted() {
-    use entropy_engine::eval::{Bucket, BUCKETS, THREATS};
-    let config = TrainConfig {
-        generations: 1,
-        no_threats: vec!["draw".to_owned()],
-        ..small()
-    };
-    let (weights, _) = train(Weights::hand(), &config, |_, _| {}, &|| {});
-    for b in 0..BUCKETS {
-        let bucket = Bucket(b);
-        let w = weights.bucket(bucket);
-        let draw = bucket.describe().0 == "draw";
-        assert_eq!(
-            !weights.weighs_threats(bucket),
-            draw,
-            "{:?}",
-            bucket.describe()
-        );
-        if draw {
-            for t in THREATS {
-                assert_eq!(w[t + 1].to_bits(), 0.0f64.to_bits());
-            }
-        }
-    }
-}

@@ -39,11 +39,6 @@ pub struct Args {
     /// better than 0.5 at 3000 nodes per move in our measurements.
     #[arg(long, default_value_t = 0.0)]
     lambda: f64,
-    /// Phases (`draw`, `place`, `slide`, comma-separated) whose buckets are fitted without the
-    /// threat features: their threat weights are 0, so the evaluation skips its threat scan
-    /// (about half of its time) at those positions.
-    #[arg(long, value_delimiter = ',', value_parser = ["draw", "place", "slide"])]
-    no_threats: Vec<String>,
     /// Weights to start from: `hand`, `trained`, or a weights file.
     #[arg(long, default_value = "hand")]
     start: String,
@@ -79,18 +74,14 @@ pub fn run(args: Args) -> Result<ExitCode> {
             .max(1),
         ridge: args.ridge,
         lambda: args.lambda,
-        no_threats: args.no_threats.clone(),
         ..TrainConfig::default()
     };
     let total = (config.games * config.generations) as u64;
     let bar = super::progress_bar(args.quiet, total, 0, "self-play games");
-    let mut command = format!(
+    let command = format!(
         "entropy train --seed {} --games {} --generations {} --nodes {} --ridge {} --lambda {} --start {}",
         args.seed, args.games, args.generations, args.nodes, args.ridge, args.lambda, args.start
     );
-    if !args.no_threats.is_empty() {
-        command.push_str(&format!(" --no-threats {}", args.no_threats.join(",")));
-    }
     let mut history = String::new();
     let mut write_error = None;
     let progress = || bar.inc(1);

@@ -55,29 +55,6 @@ pub fn features(position: &Position) -> FeatureVector {
     assemble(position, threats(position), &line_entries(position))
 }
 
-/// [`features`] with `threat_max` and `threat_rest` left at 0 unless `with_threats`: for
-/// weights that do not weigh them, the threat scan (half of the evaluation's time) is skipped.
-#[inline]
-pub fn features_with(position: &Position, with_threats: bool) -> FeatureVector {
-    let threats = if with_threats {
-        threats(position)
-    } else {
-        (0, 0)
-    };
-    assemble(position, threats, &line_entries(position))
-}
-
-/// Where `threat_max` and `threat_rest` are in a [`FeatureVector`].
-pub const THREATS: [usize; 2] = [1, 2];
-
-/// Fills in the threat features of `features`, computed without them ([`features_with`]).
-#[inline]
-pub fn add_threats(position: &Position, features: &mut FeatureVector) {
-    let (threat_max, threat_rest) = threats(position);
-    features[THREATS[0]] = threat_max as f64;
-    features[THREATS[1]] = threat_rest as f64;
-}
-
 /// The table entries of a position's lines: rows first, then columns from [`MAX_SIDE`].
 #[inline(always)]
 fn line_entries(position: &Position) -> [LineEntry; LINES] {
@@ -218,18 +195,6 @@ impl ChildFeatures {
     /// `changed` ([`changed_lines`]).
     #[inline]
     pub fn of_child(&self, child: &Position, changed: LineSet) -> FeatureVector {
-        self.of_child_with(child, changed, true)
-    }
-
-    /// [`ChildFeatures::of_child`], the threat features left at 0 unless `with_threats`
-    /// ([`features_with`]).
-    #[inline]
-    pub fn of_child_with(
-        &self,
-        child: &Position,
-        changed: LineSet,
-        with_threats: bool,
-    ) -> FeatureVector {
         let board = child.board();
         let tables = line_tables(board.size().side());
         let mut entries = self.entries;
@@ -239,8 +204,7 @@ impl ChildFeatures {
         for l in line::bits((changed >> MAX_SIDE) as u8) {
             entries[MAX_SIDE + l] = tables.entry(board.column_key(l));
         }
-        let threats = if with_threats { threats(child) } else { (0, 0) };
-        assemble(child, threats, &entries)
+        assemble(child, threats(child), &entries)
     }
 }
 

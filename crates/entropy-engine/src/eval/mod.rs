@@ -13,9 +13,8 @@ mod weights;
 pub use afterstate::{best_afterstate, best_valued, decider_is_order};
 pub use calibration::{Calibration, CalibrationSample, DecisionSample, SAMPLES_HEADER};
 pub use features::{
-    add_threats, bag_max, changed_lines, features, features_on_board, features_with,
-    for_each_touching_slide, threats, threats_slow, ChildFeatures, FeatureVector, BAG_MAX,
-    FEATURES, FEATURE_NAMES, THREATS,
+    bag_max, changed_lines, features, features_on_board, for_each_touching_slide, threats,
+    threats_slow, ChildFeatures, FeatureVector, BAG_MAX, FEATURES, FEATURE_NAMES,
 };
 pub use lowest_reply::{
     lowest_replies_to_placements, lowest_reply_placement, replies_to_placements,
@@ -67,8 +66,7 @@ pub trait Evaluator: Sync {
 /// and the lines of the last parent whose children were evaluated.
 #[derive(Clone, Debug, Default)]
 pub struct BoardMemo {
-    /// The last board's hash, its features, and whether they include the threat features.
-    board: Option<(u64, FeatureVector, bool)>,
+    board: Option<(u64, FeatureVector)>,
     /// The board of the parent `children` describes.
     parent: Option<u64>,
     children: ChildFeatures,
@@ -78,31 +76,12 @@ impl BoardMemo {
     /// The features of `position`, from the memo where it is on the last board seen.
     #[inline]
     pub fn features(&mut self, position: &Position) -> FeatureVector {
-        self.features_with(position, true)
-    }
-
-    /// [`BoardMemo::features`], the threat features left at 0 unless `with_threats`
-    /// ([`features_with`]).
-    #[inline]
-    pub fn features_with(&mut self, position: &Position, with_threats: bool) -> FeatureVector {
         let board = position.board_hash();
-        match &mut self.board {
-            Some((seen, same_board, has_threats)) if *seen == board => {
-                if with_threats && !*has_threats {
-                    add_threats(position, same_board);
-                    *has_threats = true;
-                }
-                let mut features = features_on_board(position, same_board);
-                if !with_threats {
-                    for t in THREATS {
-                        features[t] = 0.0;
-                    }
-                }
-                features
-            }
+        match &self.board {
+            Some((seen, same_board)) if *seen == board => features_on_board(position, same_board),
             _ => {
-                let computed = features_with(position, with_threats);
-                self.board = Some((board, computed, with_threats));
+                let computed = features(position);
+                self.board = Some((board, computed));
                 computed
             }
         }
@@ -117,26 +96,12 @@ impl BoardMemo {
         mv: Move,
         child: &Position,
     ) -> FeatureVector {
-        self.child_features_with(parent, mv, child, true)
-    }
-
-    /// [`BoardMemo::child_features`], the threat features left at 0 unless `with_threats`
-    /// ([`features_with`]).
-    #[inline]
-    pub fn child_features_with(
-        &mut self,
-        parent: &Position,
-        mv: Move,
-        child: &Position,
-        with_threats: bool,
-    ) -> FeatureVector {
         let board = parent.board_hash();
         if self.parent != Some(board) {
             self.children.set_parent(parent);
             self.parent = Some(board);
         }
-        self.children
-            .of_child_with(child, changed_lines(mv), with_threats)
+        self.children.of_child(child, changed_lines(mv))
     }
 }
 
@@ -213,8 +178,7 @@ impl Evaluator for LinearEval {
 
     #[inline]
     fn evaluate_with(&self, position: &Position, memo: &mut BoardMemo) -> f64 {
-        let with_threats = self.weights.weighs_threats(Bucket::of(position));
-        self.value_from(position, || memo.features_with(position, with_threats))
+        self.value_from(position, || memo.features(position))
     }
 
     #[inline]
@@ -225,10 +189,7 @@ impl Evaluator for LinearEval {
         child: &Position,
         memo: &mut BoardMemo,
     ) -> f64 {
-        let with_threats = self.weights.weighs_threats(Bucket::of(child));
-        self.value_from(child, || {
-            memo.child_features_with(parent, mv, child, with_threats)
-        })
+        self.value_from(child, || memo.child_features(parent, mv, child))
     }
 
     fn calibration(&self) -> Option<&Calibration> {
@@ -251,61 +212,6 @@ mod tests {
     use super::*;
     use entropy_core::{Phase, Size};
     use rand::SeedableRng;
-
-    /// The shipped weights with the threat weights of the draw buckets at 0: the memo then
-    /// computes a Draw position's features without the threat scan, and a Place position on
-    /// the same board must still see them.
-    fn threatless_draws() -> LinearEval {
-        let mut weights = Weights::trained();
-        for b in 0..BUCKETS {
-            let bucket = Bucket(b);
-            if bucket.describe().0 == "draw" {
-                let mut w = *weights.bucket(bucket);
-                for t in THREATS {
-                    w[t + 1] = 0.0;
-                }
-                weights.set_bucket(bucket, w);
-            }
-        }
-        assert!(!weights.weighs_threats(Bucket(0)));
-        assert!(weights.weighs_threats(Bucket(BUCKETS - 1)));
-        LinearEval::new(weights)
-    }
-
-    #[test]
-    fn threatless_buckets_skip_the_scan_and_keep_the_values() {
-        let eval = threatless_draws();
-        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(5);
-        let mut memo = BoardMemo::default();
-        let mut skipped = 0;
-        for _ in 0..20 {
-            let mut pos = Position::new(Size::SEVEN);
-            while !pos.is_over() {
-                for mv in pos.legal_moves().iter().take(12) {
-                    let mut child = pos;
-                    child.play_unchecked(*mv);
-                    let expected = eval.evaluate(&child);
-                    // The child from its parent, then the same board through the memo, then
-                    // the child's own draws (Place positions on its board).
-                    let got = eval.evaluate_child(&pos, *mv, &child, &mut memo);
-                    assert_eq!(got, expected, "{child:?}");
-                    assert_eq!(eval.evaluate_with(&child, &mut memo), expected);
-                    if child.phase() == Phase::Draw {
-                        skipped += 1;
-                        for draw in child.legal_moves().iter() {
-                            let mut drawn = child;
-                            drawn.play_unchecked(*draw);
-                            let full = eval.evaluate(&drawn);
-                            assert_eq!(eval.evaluate_with(&drawn, &mut memo), full);
-                        }
-                    }
-                }
-                let mv = crate::playout::random_move(&pos, &mut rng);
-                pos.play_unchecked(mv);
-            }
-        }
-        assert!(skipped > 100);
-    }
 
     #[test]
     fn evaluating_through_a_memo_gives_the_evaluation() {

@@ -6,7 +6,7 @@ use std::fmt;
 
 use entropy_core::{Phase, Position};
 
-use super::features::{FeatureVector, FEATURES, FEATURE_NAMES, THREATS};
+use super::features::{FeatureVector, FEATURES, FEATURE_NAMES};
 
 /// Turns (chips placed) per bucket.
 pub const TURN_GROUP: usize = 4;
@@ -119,14 +119,6 @@ impl Weights {
     /// Replaces the weights of a bucket.
     pub fn set_bucket(&mut self, bucket: Bucket, weights: [f64; FEATURES + 1]) {
         self.buckets[bucket.0] = weights;
-    }
-
-    /// Whether a bucket weighs the threat features: where it does not, the evaluation skips
-    /// the threat scan (the features' values would be multiplied by 0).
-    #[inline]
-    pub fn weighs_threats(&self, bucket: Bucket) -> bool {
-        let w = self.bucket(bucket);
-        THREATS.iter().any(|&t| w[t + 1] != 0.0)
     }
 
     /// The linear prediction for a position with these features.
