@@ -18,10 +18,18 @@ fn main() {
         "net" => BotEval::NTuple(NTupleEval::trained()),
         "linear" => BotEval::Linear(LinearEval::trained()),
         file => {
-            let text = std::fs::read_to_string(file).expect("a readable weights file");
-            BotEval::Linear(LinearEval::new(
-                Weights::parse(&text).expect("valid weights"),
-            ))
+            let weights = std::fs::read_to_string(file)
+                .map_err(|e| format!("cannot read {file}: {e}"))
+                .and_then(|text| Weights::parse(&text).map_err(|e| format!("{file}: {e}")));
+            match weights {
+                Ok(weights) => BotEval::Linear(LinearEval::new(weights)),
+                Err(problem) => {
+                    eprintln!(
+                        "playspeed: {problem} (the second argument: linear, net or a weights file)"
+                    );
+                    std::process::exit(2);
+                }
+            }
         }
     };
     let mut searcher = Searcher::new(eval, 16);
