@@ -17,20 +17,15 @@ fn main() {
     let eval = match leaves.as_str() {
         "net" => BotEval::NTuple(NTupleEval::trained()),
         "linear" => BotEval::Linear(LinearEval::trained()),
-        file => {
-            let weights = std::fs::read_to_string(file)
-                .map_err(|e| format!("cannot read {file}: {e}"))
-                .and_then(|text| Weights::parse(&text).map_err(|e| format!("{file}: {e}")));
-            match weights {
-                Ok(weights) => BotEval::Linear(LinearEval::new(weights)),
-                Err(problem) => {
-                    eprintln!(
-                        "playspeed: {problem} (the second argument: linear, net or a weights file)"
-                    );
-                    std::process::exit(2);
-                }
+        file => match Weights::read(file) {
+            Ok(weights) => BotEval::Linear(LinearEval::new(weights)),
+            Err(problem) => {
+                eprintln!(
+                    "playspeed: {problem} (the second argument: linear, net or a weights file)"
+                );
+                std::process::exit(2);
             }
-        }
+        },
     };
     let mut searcher = Searcher::new(eval, 16);
     let (mut seconds, mut nodes) = (0.0, 0u64);

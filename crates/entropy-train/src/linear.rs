@@ -128,11 +128,7 @@ pub fn start_weights(start: &str) -> Result<Weights, String> {
     match start {
         "hand" => Ok(Weights::hand()),
         "trained" => Ok(Weights::trained()),
-        path => {
-            let text = std::fs::read_to_string(path)
-                .map_err(|e| format!("cannot read the start weights {path}: {e}"))?;
-            Weights::parse(&text).map_err(|e| format!("cannot use the weights in {path}: {e}"))
-        }
+        path => Weights::read(path).map_err(|e| format!("the start weights: {e}")),
     }
 }
 

@@ -132,10 +132,7 @@ pub const SEARCH_OPTIONS: &[SearchOption] = &[
         group: "evaluation",
         help: "linear evaluation weights written by `entropy train`",
         set: |s, v| {
-            let text =
-                std::fs::read_to_string(v).map_err(|e| format!("cannot read weights {v}: {e}"))?;
-            let weights = Weights::parse(&text).map_err(|e| format!("weights {v}: {e}"))?;
-            s.eval = LinearEval::new(weights);
+            s.eval = LinearEval::new(Weights::read(v)?);
             Ok(())
         },
     },
@@ -498,7 +495,10 @@ mod tests {
             ("peak=inf", "peak=inf: \"inf\" is not a number"),
             ("eval=deep", "eval=deep: use linear or net"),
             ("threat=x", "threat=x: \"x\" is not a number"),
-            ("weights=/no/such/file", "cannot read weights /no/such/file"),
+            (
+                "weights=/no/such/file",
+                "cannot read the weights file /no/such/file",
+            ),
         ] {
             let error = apply(options, setup()).err().expect(options);
             assert!(error.contains(expected), "{options}: {error}");

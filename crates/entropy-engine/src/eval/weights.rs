@@ -128,6 +128,15 @@ impl Weights {
         w[0] + w[1..].iter().zip(features).map(|(w, f)| w * f).sum::<f64>()
     }
 
+    /// Reads the weights file at `path` (written by [`Weights::to_text`]); the error names the
+    /// file and, for a file that does not parse, the line.
+    pub fn read(path: impl AsRef<std::path::Path>) -> Result<Weights, String> {
+        let path = path.as_ref();
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read the weights file {}: {e}", path.display()))?;
+        Weights::parse(&text).map_err(|e| format!("{}: {e}", path.display()))
+    }
+
     /// Reads weights written by [`Weights::to_text`].
     pub fn parse(text: &str) -> Result<Weights, WeightsError> {
         let mut weights = Weights::uniform([0.0; FEATURES + 1]);
@@ -269,6 +278,30 @@ mod tests {
             .to_string()
             .contains("no weights"));
         Weights::trained();
+    }
+
+    #[test]
+    fn a_weights_file_is_read_or_named_in_the_error() {
+        let dir = std::env::temp_dir().join(format!("entropy-weights-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let good = dir.join("good.txt");
+        std::fs::write(&good, Weights::trained().to_text("trained")).unwrap();
+        let read = Weights::read(&good).unwrap();
+        for (x, y) in read
+            .bucket(Bucket(3))
+            .iter()
+            .zip(Weights::trained().bucket(Bucket(3)))
+        {
+            assert!((x - y).abs() < 1e-6);
+        }
+        let bad = dir.join("bad.txt");
+        std::fs::write(&bad, "features score\ndraw 0 1 2 3\n").unwrap();
+        let error = Weights::read(&bad).unwrap_err();
+        assert!(error.contains("bad.txt: weights line 2"), "{error}");
+        let error = Weights::read(dir.join("missing.txt")).unwrap_err();
+        assert!(error.starts_with("cannot read the weights file"), "{error}");
+        assert!(error.contains("missing.txt"), "{error}");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
