@@ -7,7 +7,12 @@ use entropy_train::{generate, TrainConfig, MID_GAME};
 
 fn main() {
     let weights = match std::env::args().nth(1) {
-        Some(path) => Weights::parse(&std::fs::read_to_string(path).unwrap()).unwrap(),
+        Some(path) => Weights::read(path).unwrap_or_else(|problem| {
+            eprintln!(
+                "deeper: {problem} (the argument: a weights file, or none for the shipped ones)"
+            );
+            std::process::exit(2);
+        }),
         None => Weights::trained(),
     };
     let config = TrainConfig {
