@@ -9,7 +9,7 @@ use entropy_core::{Phase, Position};
 use super::features::{FeatureVector, FEATURES, FEATURE_NAMES};
 
 /// Turns (chips placed) per bucket.
-pub const TURN_GROUP: usize = 1;
+pub const TURN_GROUP: usize = 4;
 
 /// Turn groups: placed counts 0..=48 in groups of [`TURN_GROUP`].
 const GROUPS: usize = 48 / TURN_GROUP + 1;
@@ -82,8 +82,7 @@ impl Weights {
         let mut weights = Weights::uniform([0.0; FEATURES + 1]);
         for (b, bucket) in weights.buckets.iter_mut().enumerate() {
             let (_, turn) = Bucket(b).describe();
-            // As when the buckets held four turns each.
-            let empties = 49.0 - (turn / 4 * 4) as f64 - 2.0;
+            let empties = 49.0 - turn as f64 - TURN_GROUP as f64 / 2.0;
             let hand = [
                 0.6 * empties, // intercept: points still to come
                 1.0,           // score
@@ -141,7 +140,7 @@ impl Weights {
     /// Reads weights written by [`Weights::to_text`].
     pub fn parse(text: &str) -> Result<Weights, WeightsError> {
         let mut weights = Weights::uniform([0.0; FEATURES + 1]);
-        let mut rows: [Vec<(usize, [f64; FEATURES + 1])>; 3] = Default::default();
+        let mut seen = [false; BUCKETS];
         // The file's columns, as indices into FEATURE_NAMES: a file may name fewer features (one
         // written before a feature was added), which then weigh 0.
         let mut columns: Option<Vec<usize>> = None;
@@ -186,9 +185,12 @@ impl Weights {
             let turn: usize = fields[1]
                 .parse()
                 .map_err(|_| err(format!("bad turn {:?}", fields[1])))?;
-            if turn > 48 {
-                return Err(err(format!("turn {turn} is past the last, 48")));
+            if turn % TURN_GROUP != 0 || turn / TURN_GROUP >= GROUPS {
+                return Err(err(format!(
+                    "turn {turn} does not start a group of {TURN_GROUP}"
+                )));
             }
+            let bucket = phase * GROUPS + turn / TURN_GROUP;
             let mut values = [0.0; FEATURES + 1];
             let targets = std::iter::once(0).chain(columns.iter().map(|c| c + 1));
             for (target, field) in targets.zip(&fields[2..]) {
@@ -198,27 +200,15 @@ impl Weights {
                     .filter(|v: &f64| v.is_finite())
                     .ok_or_else(|| err(format!("bad number {field:?}")))?;
             }
-            if rows[phase].iter().any(|&(t, _)| t == turn) {
-                return Err(err(format!("{} {turn} given twice", PHASES[phase])));
-            }
-            rows[phase].push((turn, values));
+            weights.buckets[bucket] = values;
+            seen[bucket] = true;
         }
-        // A line's weights hold from its turn until the next line's turn of the same phase, so
-        // files in groups of turns and files turn by turn read alike.
-        for (phase, rows) in rows.iter_mut().enumerate() {
-            rows.sort_by_key(|&(t, _)| t);
-            if rows.first().map(|&(t, _)| t) != Some(0) {
-                return Err(WeightsError {
-                    line: text.lines().count(),
-                    problem: format!("no weights for {} 0", PHASES[phase]),
-                });
-            }
-            for (i, &(turn, values)) in rows.iter().enumerate() {
-                let end = rows.get(i + 1).map_or(49, |&(t, _)| t);
-                for t in turn..end {
-                    weights.buckets[phase * GROUPS + t / TURN_GROUP] = values;
-                }
-            }
+        if let Some(missing) = seen.iter().position(|&s| !s) {
+            let (phase, turn) = Bucket(missing).describe();
+            return Err(WeightsError {
+                line: text.lines().count(),
+                problem: format!("no weights for {phase} {turn}"),
+            });
         }
         Ok(weights)
     }
