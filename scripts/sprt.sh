@@ -54,4 +54,5 @@ else
   runner=("$entropy" match --jobs 2)
 fi
 echo "sprt.sh: $preset ($clock s per game, SPRT [$bounds]): $candidate vs $base -> $out" >&2
-exec "${runner[@]}" "$a" "$b" --clock "$clock" --sprt "$bounds" --out "$out" "$@"
+# `--sprt=` joined: the nonreg bounds start with a minus, which would read as an option.
+exec "${runner[@]}" "$a" "$b" --clock "$clock" "--sprt=$bounds" --out "$out" "$@"

@@ -561,3 +561,42 @@ fn train_makes_the_folder_of_its_weights_and_refuses_an_impossible_one_before_pl
     assert_fails(&out, 2, &format!("cannot write {blocked}"));
     assert!(!text(&out.stdout).contains("generation 1"));
 }
+
+#[test]
+fn a_non_regression_test_takes_bounds_below_zero_joined_to_its_option() {
+    // scripts/sprt.sh's `nonreg` preset passes `--sprt=-1.5,0.5`: written apart, the lower
+    // bound would read as an option.
+    let dir = scratch("sprt-negative");
+    let out = dir.join("nonreg.jsonl");
+    let run = entropy(
+        &[
+            "match",
+            "random",
+            "random",
+            "--deals",
+            "4",
+            "--jobs",
+            "1",
+            "--luck",
+            "0",
+            "--sprt=-1.5,0.5",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    assert!(
+        text(&run.stdout).contains("SPRT [-1.5, 0.5]"),
+        "{}",
+        text(&run.stdout)
+    );
+    let script = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scripts/sprt.sh"),
+    )
+    .unwrap();
+    assert!(
+        script.contains("\"--sprt=$bounds\""),
+        "sprt.sh joins its bounds to --sprt"
+    );
+}
