@@ -1,7 +1,7 @@
 """``entropy train`` and ``entropy train-net`` on Ray: their self-play games as Ray tasks.
 
     python -m hyle_entropy.cluster train [--seed 2023] [--games 300] [--generations 4]
-        [--nodes 3000] [--ridge 0.001] [--lambda 0] [--start hand]
+        [--nodes 3000] [--ridge 0.001] [--lambda 0.1] [--start hand]
         [--out weights.txt] [--data FILE] [--address ADDR] [--workers K]
 
 A generation plays ``--games`` self-play games of the node-limited searcher with the weights
@@ -242,7 +242,7 @@ def add_parser(commands) -> None:
     parser.add_argument("--nodes", type=int, default=3000, help="positions each search may visit")
     parser.add_argument("--ridge", type=float, default=1e-3,
                         help="ridge penalty, relative to each feature's variance")
-    parser.add_argument("--lambda", dest="lambda_", type=float, default=0.0,
+    parser.add_argument("--lambda", dest="lambda_", type=float, default=0.1,
                         help="weight of the final score in each target (0: the search value)")
     parser.add_argument("--start", default="hand",
                         help="weights to start from: hand, trained, or a weights file")

@@ -292,8 +292,8 @@ pub fn decisions(data: &[Transition]) -> Vec<std::ops::Range<usize>> {
 }
 
 /// One pass of pairwise (ranking) steps: for every two afterstates of a decision, the
-/// difference of their values moves towards the difference of their targets, half on each,
-/// decisions in a shuffled order (seeded). What a one-move lookahead uses is exactly these
+/// difference of their values moves towards the difference of their targets by at most
+/// `rate` of its error (one normalised gradient step), decisions in a shuffled order (seeded). What a one-move lookahead uses is exactly these
 /// differences. Returns the mean squared error of the differences, measured before each step.
 pub fn fit_pairs(model: &mut NTupleModel, data: &[Transition], rate: f32, seed: u64) -> f64 {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
@@ -312,8 +312,13 @@ pub fn fit_pairs(model: &mut NTupleModel, data: &[Transition], rate: f32, seed: 
                 let (xb, tb) = &items[b];
                 let (va, vb) = (model.value_of(xa), model.value_of(xb));
                 let error = (ta - tb) - (va - vb);
-                model.learn(xa, va + error / 2.0, rate);
-                model.learn(xb, vb - error / 2.0, rate);
+                // One step along the difference's gradient, xa - xb, normalised by both
+                // inputs' lengths together. Each afterstate normalised by its own length (two
+                // `learn`s) steps off that gradient where the two share most of their inputs
+                // but not their lengths, and the differences' error then grows.
+                let g = rate * error / (model.norm(xa) + model.norm(xb)).max(f32::EPSILON);
+                model.step(xa, g);
+                model.step(xb, -g);
                 squared += f64::from(error).powi(2);
                 pairs += 1;
             }

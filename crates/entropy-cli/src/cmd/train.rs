@@ -35,11 +35,10 @@ pub struct Args {
     ridge: f64,
     /// Weight of the final score in each target (0: the search value alone, 1: the final
     /// score alone).
-    /// From the hand weights, pure bootstrapping (0) played 32 points per paired deal better
-    /// than 1 and 9 better than 0.5 at 3000 nodes per move; from the shipped weights, two
-    /// generations of 600 games at 0.1 passed the test ladder (+1.9 per deal at 3 s a game,
-    /// +4.5 at 10 s; docs/testing.md).
-    #[arg(long, default_value_t = 0.0)]
+    /// 0.1 passed the test ladder against 0 (+1.9 per deal at 3 s a game, +4.5 at 10 s) and
+    /// 0.2 did no better than 0.1; 0.5 and 1 played 9 and 32 points per deal worse than 0 at
+    /// 3000 nodes a move (docs/testing.md, docs/search.md).
+    #[arg(long, default_value_t = 0.1)]
     lambda: f64,
     /// Weights to start from: `hand`, `trained`, or a weights file.
     #[arg(long, default_value = "hand")]

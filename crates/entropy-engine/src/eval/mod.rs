@@ -147,6 +147,13 @@ impl LinearEval {
         TRAINED.get_or_init(LinearEval::trained)
     }
 
+    /// The evaluation the learned models' inputs read ([`Weights::model_inputs`]), shared; no
+    /// calibration.
+    pub fn model_inputs_ref() -> &'static LinearEval {
+        static MODEL_INPUTS: std::sync::OnceLock<LinearEval> = std::sync::OnceLock::new();
+        MODEL_INPUTS.get_or_init(|| LinearEval::new(Weights::model_inputs()))
+    }
+
     /// Hand-set weights, the starting point of training.
     pub fn hand() -> LinearEval {
         LinearEval::new(Weights::hand())

@@ -67,6 +67,11 @@ impl fmt::Display for WeightsError {
 impl std::error::Error for WeightsError {}
 
 const TRAINED: &str = include_str!("../../weights/trained.txt");
+/// The weights shipped until 2026-12-04 (`entropy train --lambda 0`), frozen for the learned
+/// models' inputs (the `evals` observation, the networks' planes): the models read these values,
+/// so the search's weights can change without moving the inputs under the models trained on
+/// them.
+const MODEL_INPUTS: &str = include_str!("../../weights/model-inputs.txt");
 
 impl Weights {
     /// The same weights in every bucket.
@@ -109,6 +114,12 @@ impl Weights {
     /// The weights shipped in the binary (`weights/trained.txt`, made by `entropy train`).
     pub fn trained() -> Weights {
         Weights::parse(TRAINED).expect("the embedded weights are valid")
+    }
+
+    /// The weights of the learned models' inputs (`weights/model-inputs.txt`: the `evals`
+    /// observation, the networks' planes), frozen for the models trained on them.
+    pub fn model_inputs() -> Weights {
+        Weights::parse(MODEL_INPUTS).expect("the embedded weights are valid")
     }
 
     /// The weights of a bucket.

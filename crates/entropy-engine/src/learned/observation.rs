@@ -282,9 +282,10 @@ pub fn write_lines(position: &Position, out: &mut [f32]) {
 }
 
 /// Writes the evals observation: the lines ([`write_lines`]), then for every action (the
-/// layout of [`super::actions`], the pass last) how much the move changes the shipped linear
-/// evaluation (Order's expected final score, as the searcher's leaves value it), in tens of
-/// points; 0 for an action that is not legal now. A policy that weighs these plays as the
+/// layout of [`super::actions`], the pass last) how much the move changes the linear
+/// evaluation (Order's expected final score, as the searcher's leaves valued it with the
+/// weights shipped until December 2026, frozen here: [`LinearEval::model_inputs_ref`]), in tens
+/// of points; 0 for an action that is not legal now. A policy that weighs these plays as the
 /// searcher one move deep (`search:depth=1`) would, and can learn what that misses.
 ///
 /// The children are valued one after another through one memo, updated by each move, as the
@@ -298,7 +299,7 @@ pub fn write_evals(position: &Position, out: &mut [f32]) {
     if position.to_move().is_none() {
         return;
     }
-    let eval = LinearEval::trained_ref();
+    let eval = LinearEval::model_inputs_ref();
     let mut memo = BoardMemo::default();
     let now = eval.evaluate_with(position, &mut memo);
     for &mv in position.legal_moves().iter() {
@@ -353,6 +354,7 @@ mod tests {
     use rand::SeedableRng;
 
     use super::*;
+    use crate::eval::Weights;
     use crate::playout::random_move;
 
     /// The gains observation, the slow way: every move played out and scored.
@@ -453,7 +455,7 @@ mod tests {
         let size = Size::SEVEN;
         let lines = observation_size(size, ObservationKind::Lines);
         assert_eq!(observation_size(size, ObservationKind::Evals), 3700);
-        let eval = LinearEval::trained();
+        let eval = LinearEval::new(Weights::model_inputs());
         let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(6);
         let mut checked = 0;
         for _ in 0..2 {

@@ -3,7 +3,8 @@
 //! the placement and slide planes. The networks are trained in Python
 //! (`python -m hyle_entropy.board_net`, `python -m hyle_entropy.placement_net`, reading these
 //! numbers through the bindings) and run by `networks` (tract, feature `wnet`), so the
-//! two always see the same numbers.
+//! two always see the same numbers. The linear evaluation here is the one frozen for the models'
+//! inputs ([`LinearEval::model_inputs_ref`]), not the search's, which may be refitted.
 
 use entropy_core::{Cell, Colour, Phase, Position};
 
@@ -71,7 +72,7 @@ pub fn board_inputs_with(position: &Position, threat_map: bool, out: &mut [f32])
         write_threat_map(position, 1.0, &mut out[at..at + side * side]);
         at += side * side;
     }
-    out[at] = LinearEval::trained_ref().evaluate(position) as f32;
+    out[at] = LinearEval::model_inputs_ref().evaluate(position) as f32;
 }
 
 /// The threat map into `map` (one number per cell, row by row): the most a slide ending on
@@ -122,7 +123,7 @@ pub fn placement_planes(position: &Position, out: &mut [f32]) {
         panic!("placement planes need a drawn chip to place");
     };
     out.fill(0.0);
-    let eval = LinearEval::trained_ref();
+    let eval = LinearEval::model_inputs_ref();
     let score = position.score() as f32;
     let mut lowest = f32::INFINITY;
     for cell in position.board().vacant_cells() {
@@ -207,7 +208,7 @@ pub fn slide_planes(position: &Position, out: &mut [f32]) {
     out.fill(0.0);
     let moves = 4 * (side - 1);
     out[8 * cells..(8 + moves) * cells].fill(f32::NAN);
-    let eval = LinearEval::trained_ref();
+    let eval = LinearEval::model_inputs_ref();
     let value = |mv| {
         let mut after = *position;
         after.play_unchecked(mv);
@@ -264,7 +265,7 @@ mod tests {
         assert_eq!(out[49 * 7 + 2], 6.0, "one chip of colour 2 left the bag");
         assert_eq!(
             out[linear_value_index(7)] as f64,
-            LinearEval::trained_ref().evaluate(&position) as f32 as f64
+            LinearEval::model_inputs_ref().evaluate(&position) as f32 as f64
         );
     }
 

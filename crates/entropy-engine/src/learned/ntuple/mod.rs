@@ -275,15 +275,26 @@ impl NTupleModel {
     /// step does not depend on how many inputs are active).
     pub fn learn(&mut self, inputs: &Inputs, target: f32, rate: f32) -> f32 {
         let error = target - self.value_of(inputs);
+        self.step(inputs, rate * error / self.norm(inputs));
+        error
+    }
+
+    /// The squared length of the inputs as the weights see them (the two anchors' shares
+    /// included): a [`NTupleModel::step`] of `g` moves their value by `g` times this.
+    pub fn norm(&self, inputs: &Inputs) -> f32 {
+        let t = inputs.stage.t;
+        let interp = (1.0 - t) * (1.0 - t) + t * t;
+        let linear_norm: f32 = inputs.linear.iter().map(|x| x * x).sum();
+        interp * (inputs.line_count as f32 + linear_norm)
+    }
+
+    /// Adds `g` times the inputs to the weights they read: the gradient step of the value.
+    pub fn step(&mut self, inputs: &Inputs, g: f32) {
         let Stage { phase, anchor, t } = inputs.stage;
         let next = inputs.stage.next();
         let stride = self.anchor_stride();
         let step = (next - anchor) * stride;
         let factors = [(1.0 - t), t];
-        let interp = factors[0] * factors[0] + factors[1] * factors[1];
-        let linear_norm: f32 = inputs.linear.iter().map(|x| x * x).sum();
-        let norm = interp * (inputs.line_count as f32 + linear_norm);
-        let g = rate * error / norm;
         for &i in &inputs.lines[..inputs.line_count] {
             self.lines[i as usize] += g * factors[0];
             if t > 0.0 {
@@ -299,7 +310,6 @@ impl NTupleModel {
                 self.linear[at + k] += g * factor * inputs.linear[k];
             }
         }
-        error
     }
 
     /// Order's expected final score from a position of this model's size, at least its score.
