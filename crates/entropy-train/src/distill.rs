@@ -293,8 +293,9 @@ pub fn decisions(data: &[Transition]) -> Vec<std::ops::Range<usize>> {
 
 /// One pass of pairwise (ranking) steps: for every two afterstates of a decision, the
 /// difference of their values moves towards the difference of their targets by at most
-/// `rate` of its error (one normalised gradient step), decisions in a shuffled order (seeded). What a one-move lookahead uses is exactly these
-/// differences. Returns the mean squared error of the differences, measured before each step.
+/// `rate` of its error (one normalised gradient step), decisions in a shuffled order (seeded).
+/// What a one-move lookahead uses is exactly these differences. Returns the mean squared error
+/// of the differences, measured before each step.
 pub fn fit_pairs(model: &mut NTupleModel, data: &[Transition], rate: f32, seed: u64) -> f64 {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let mut groups = decisions(data);
