@@ -72,3 +72,48 @@ fn games_played_one_by_one_and_fitted_give_the_weights_train_gives() {
     }
     assert_eq!(weights, expected);
 }
+
+/// `td_returns` against the sum it stands for: a decision's return is `(1 - td)` times the
+/// discounted sum of its own and the later decisions' search values, plus `td` to the power of
+/// their number times the final score; a chance position's is the next decision's.
+#[test]
+fn td_returns_are_the_discounted_sums_of_the_values_after() {
+    use entropy_core::Phase;
+    let plain = TrainConfig {
+        lambda: 0.0,
+        ..small()
+    };
+    let td = 0.6;
+    let values = self_play(&Weights::hand(), &plain, 5);
+    let returns = self_play(&Weights::hand(), &TrainConfig { td, ..plain }, 5);
+    assert_eq!(values.len(), returns.len());
+    let outcome = values[0].outcome;
+    let decisions: Vec<f64> = values
+        .iter()
+        .filter(|s| s.position.phase() != Phase::Draw)
+        .map(|s| s.target)
+        .collect();
+    let expected = |first: usize| {
+        let rest = &decisions[first..];
+        let sum: f64 = rest
+            .iter()
+            .enumerate()
+            .map(|(k, v)| (1.0 - td) * td.powi(k as i32) * v)
+            .sum();
+        sum + td.powi(rest.len() as i32) * outcome
+    };
+    let mut decision = 0;
+    for (value, with_td) in values.iter().zip(&returns) {
+        assert_eq!(value.position, with_td.position, "the same game");
+        let want = expected(decision);
+        assert!(
+            (with_td.target - want).abs() < 1e-9,
+            "{} against {want}",
+            with_td.target
+        );
+        if value.position.phase() != Phase::Draw {
+            decision += 1;
+        }
+    }
+    assert_eq!(decision, decisions.len());
+}
