@@ -60,12 +60,6 @@ pub struct TrainConfig {
     /// bootstrapping from the search; 1: Monte Carlo). Bootstrapping alone inherits the starting
     /// weights' bias for many generations, because only the last turns see the true end.
     pub lambda: f64,
-    /// TD(lambda) returns instead of each decision's own search value (0: off): a decision's
-    /// target is `(1 - td)` of its search value plus `td` of the next decision's target, the last
-    /// decision's next being the final score; a chance position takes the target of the decision
-    /// after it. Before the `lambda` mix. Where `lambda` carries the end back to every position
-    /// alike, this carries it back along the game, `td` of it a decision.
-    pub td: f64,
 }
 
 impl Default for TrainConfig {
@@ -79,7 +73,6 @@ impl Default for TrainConfig {
             holdout_every: 5,
             ridge: 1e-3,
             lambda: 0.0,
-            td: 0.0,
         }
     }
 }
@@ -179,27 +172,11 @@ pub fn self_play(weights: &Weights, config: &TrainConfig, game: usize) -> Vec<Sa
         }
     }
     let outcome = position.score() as f64;
-    if config.td > 0.0 {
-        td_returns(&mut samples, outcome, config.td);
-    }
     for sample in &mut samples {
         sample.outcome = outcome;
         sample.target += config.lambda * (outcome - sample.target);
     }
     samples
-}
-
-/// Replaces one game's search values (in game order) by their TD(`td`) returns, the game
-/// having ended at `outcome`: from the end back, a decision's return is `(1 - td)` of its value
-/// plus `td` of the return after it, and a chance position's is that of the decision after it.
-pub fn td_returns(samples: &mut [Sample], outcome: f64, td: f64) {
-    let mut after = outcome;
-    for sample in samples.iter_mut().rev() {
-        if sample.position.phase() != Phase::Draw {
-            after = (1.0 - td) * sample.target + td * after;
-        }
-        sample.target = after;
-    }
 }
 
 /// Plays `config.games` self-play games on `config.jobs` threads, calling `progress` after each.

@@ -40,11 +40,6 @@ pub struct Args {
     /// 3000 nodes a move (docs/testing.md, docs/search.md).
     #[arg(long, default_value_t = 0.1)]
     lambda: f64,
-    /// TD(lambda) targets (0: off, each decision's own search value): a decision's target is
-    /// (1 - td) of its search value plus td of the next decision's target, the last one's next
-    /// being the final score; before the --lambda mix. An experiment on the test ladder.
-    #[arg(long, default_value_t = 0.0)]
-    td: f64,
     /// Weights to start from: `hand`, `trained`, or a weights file.
     #[arg(long, default_value = "hand")]
     start: String,
@@ -63,12 +58,6 @@ pub fn run(args: Args) -> Result<ExitCode> {
     if args.games == 0 || args.generations == 0 || args.nodes == 0 {
         bail!("--games, --generations and --nodes must be at least 1");
     }
-    if !(0.0..1.0).contains(&args.td) {
-        bail!("--td must be at least 0 and less than 1, not {}", args.td);
-    }
-    if !(0.0..=1.0).contains(&args.lambda) {
-        bail!("--lambda must lie between 0 and 1, not {}", args.lambda);
-    }
     let start = entropy_train::start_weights(&args.start).map_err(anyhow::Error::msg)?;
     // Before minutes of self-play, not after: a folder that does not exist yet is made.
     if let Some(folder) = args.out.parent().filter(|p| !p.as_os_str().is_empty()) {
@@ -86,19 +75,12 @@ pub fn run(args: Args) -> Result<ExitCode> {
             .max(1),
         ridge: args.ridge,
         lambda: args.lambda,
-        td: args.td,
         ..TrainConfig::default()
     };
     let total = (config.games * config.generations) as u64;
     let bar = super::progress_bar(args.quiet, total, 0, "self-play games");
-    // --td only where it is used, so that the defaults still write the shipped file.
-    let td = if args.td > 0.0 {
-        format!(" --td {}", args.td)
-    } else {
-        String::new()
-    };
     let command = format!(
-        "entropy train --seed {} --games {} --generations {} --nodes {} --ridge {} --lambda {}{td} --start {}",
+        "entropy train --seed {} --games {} --generations {} --nodes {} --ridge {} --lambda {} --start {}",
         args.seed, args.games, args.generations, args.nodes, args.ridge, args.lambda, args.start
     );
     let mut history = String::new();
