@@ -50,11 +50,6 @@ pub struct TrainConfig {
     pub generations: usize,
     /// Positions each search may visit (node limits keep training reproducible).
     pub nodes: u64,
-    /// Positions the search that chooses the move played may visit, where it differs from the
-    /// target's (`None`: the target's search chooses it): games of stronger play, so positions
-    /// and final scores nearer to the ones a bot at a real clock meets, with the targets still
-    /// from searches of `nodes`.
-    pub play_nodes: Option<u64>,
     /// Games played at once.
     pub jobs: usize,
     /// One game in this many is held out of the fit to measure R^2.
@@ -74,7 +69,6 @@ impl Default for TrainConfig {
             games: 300,
             generations: 4,
             nodes: 3000,
-            play_nodes: None,
             jobs: 1,
             holdout_every: 5,
             ridge: 1e-3,
@@ -146,13 +140,6 @@ pub fn self_play(weights: &Weights, config: &TrainConfig, game: usize) -> Vec<Sa
     chips.shuffle(&mut rng);
     let mut searcher = Searcher::new(LinearEval::new(weights.clone()), 4);
     let limits = Limits::nodes(config.nodes);
-    // Its own table, so that the targets' searches find what they would without it.
-    let mut player = config.play_nodes.map(|n| {
-        (
-            Searcher::new(LinearEval::new(weights.clone()), 4),
-            Limits::nodes(n),
-        )
-    });
     let mut position = Position::new(Size::SEVEN);
     let mut samples = Vec::with_capacity(150);
     let mut pending_draw: Option<Position>;
@@ -178,8 +165,6 @@ pub fn self_play(weights: &Weights, config: &TrainConfig, game: usize) -> Vec<Sa
             // A little randomness in the opening, where the chips alone vary games too little.
             let mv = if position.placed() < 6 && rng.random_bool(0.15) {
                 random_move(&position, &mut rng)
-            } else if let Some((player, limits)) = player.as_mut() {
-                player.search(&position, *limits).best
             } else {
                 result.best
             };

@@ -30,11 +30,6 @@ pub struct Args {
     /// Positions each search may visit.
     #[arg(long, default_value_t = 3000)]
     nodes: u64,
-    /// Positions the search that chooses each move played may visit, where it should differ
-    /// from --nodes: stronger games, the targets still from searches of --nodes (an
-    /// experiment on the test ladder).
-    #[arg(long)]
-    play_nodes: Option<u64>,
     /// Ridge penalty, relative to each feature's variance.
     #[arg(long, default_value_t = 1e-3)]
     ridge: f64,
@@ -60,8 +55,8 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
-    if args.games == 0 || args.generations == 0 || args.nodes == 0 || args.play_nodes == Some(0) {
-        bail!("--games, --generations, --nodes and --play-nodes must be at least 1");
+    if args.games == 0 || args.generations == 0 || args.nodes == 0 {
+        bail!("--games, --generations and --nodes must be at least 1");
     }
     let start = entropy_train::start_weights(&args.start).map_err(anyhow::Error::msg)?;
     // Before minutes of self-play, not after: a folder that does not exist yet is made.
@@ -74,7 +69,6 @@ pub fn run(args: Args) -> Result<ExitCode> {
         games: args.games,
         generations: args.generations,
         nodes: args.nodes,
-        play_nodes: args.play_nodes,
         jobs: args
             .jobs
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
@@ -85,13 +79,10 @@ pub fn run(args: Args) -> Result<ExitCode> {
     };
     let total = (config.games * config.generations) as u64;
     let bar = super::progress_bar(args.quiet, total, 0, "self-play games");
-    let mut command = format!(
+    let command = format!(
         "entropy train --seed {} --games {} --generations {} --nodes {} --ridge {} --lambda {} --start {}",
         args.seed, args.games, args.generations, args.nodes, args.ridge, args.lambda, args.start
     );
-    if let Some(n) = args.play_nodes {
-        command.push_str(&format!(" --play-nodes {n}"));
-    }
     let mut history = String::new();
     let mut write_error = None;
     let progress = || bar.inc(1);
