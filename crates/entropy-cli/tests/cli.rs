@@ -563,6 +563,59 @@ fn train_makes_the_folder_of_its_weights_and_refuses_an_impossible_one_before_pl
 }
 
 #[test]
+fn train_tables_writes_a_model_the_search_plays_and_refuses_bad_settings() {
+    let dir = scratch("train-tables");
+    let out_path = dir.join("t/tables.bin");
+    let out_path = out_path.to_str().unwrap();
+    let mut args = vec![
+        "train-tables",
+        "--games",
+        "5",
+        "--nodes",
+        "30",
+        "--epochs",
+        "2",
+    ];
+    args.extend(["--jobs", "1", "--quiet", "--out", out_path]);
+    let out = entropy(&args, "");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).contains("epoch 2:"),
+        "{}",
+        text(&out.stdout)
+    );
+    let model = std::fs::read(out_path).unwrap();
+    assert!(String::from_utf8_lossy(&model).contains("made by: entropy train-tables"));
+    // The search plays with it at the leaves.
+    let player = format!("search:nodes=200,net={out_path}");
+    let games = dir.join("games.jsonl");
+    let played = entropy(
+        &[
+            "match",
+            &player,
+            "greedy",
+            "--deals",
+            "1",
+            "--quiet",
+            "--out",
+            games.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(played.status.code(), Some(0), "{}", text(&played.stderr));
+    for (bad, says) in [
+        (["--games", "1"], "--games must be at least 2"),
+        (["--epochs", "0"], "--epochs at least 1"),
+        (["--lambda", "2"], "--lambda must be in [0, 1]"),
+        (["--weights", "/no/such/file"], "/no/such/file"),
+    ] {
+        let mut args = vec!["train-tables", "--quiet", "--out", out_path];
+        args.extend(bad);
+        assert_fails(&entropy(&args, ""), 2, says);
+    }
+}
+
+#[test]
 fn a_non_regression_test_takes_bounds_below_zero_joined_to_its_option() {
     // scripts/sprt.sh's `nonreg` preset passes `--sprt=-1.5,0.5`: written apart, the lower
     // bound would read as an option.

@@ -5,6 +5,8 @@
 //! - [`fit`]: ridge regression by the normal equations, and R^2.
 //! - [`distill`]: the n-tuple model from a searcher's values (`entropy train-net`, the default).
 //! - [`td`]: the n-tuple model by temporal differences in self-play (`--method td`).
+//! - [`tables`]: the n-tuple tables at the search's leaves, fitted to [`linear`]'s targets
+//!   (`entropy train-tables`).
 //! - [`policy`]: the policy network's teacher data (`entropy policy-data`).
 
 #![deny(clippy::print_stdout, clippy::print_stderr)]
@@ -13,6 +15,7 @@ pub mod distill;
 pub mod fit;
 pub mod linear;
 pub mod policy;
+pub mod tables;
 pub mod td;
 
 pub use linear::*;

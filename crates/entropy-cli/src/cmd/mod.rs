@@ -16,9 +16,10 @@ pub mod score;
 pub mod serve;
 pub mod train;
 pub mod train_net;
+pub mod train_tables;
 pub mod tune;
 
-use anyhow::{bail, Result};
+use anyhow::{bail, Context, Result};
 use entropy_core::Size;
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -46,4 +47,14 @@ pub fn parse_size(side: usize) -> Result<Size> {
         Some(size) => Ok(size),
         None => bail!("board size {side} is not supported: use 7 (the game) or 5 (Entropy(5))"),
     }
+}
+
+/// Writes a file through a temporary name, so an interruption never leaves half a model.
+pub fn write_atomically(path: &std::path::Path, bytes: &[u8]) -> Result<()> {
+    let temporary = path.with_extension("partial");
+    std::fs::write(&temporary, bytes)
+        .with_context(|| format!("cannot write {}", temporary.display()))?;
+    std::fs::rename(&temporary, path)
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    Ok(())
 }

@@ -220,7 +220,7 @@ fn run_distill(args: Args) -> Result<ExitCode> {
                 "made by: {settings}\nepochs done: {}",
                 report.epoch
             ));
-            write_atomically(&args.out, &model.to_bytes())?;
+            super::write_atomically(&args.out, &model.to_bytes())?;
         }
         Ok(())
     })?;
@@ -339,7 +339,7 @@ fn run_td(args: Args) -> Result<ExitCode> {
                 .with_context(|| format!("cannot append to {}", args.curve.display()))?;
             writeln!(file, "{line}")?;
             model.set_provenance(&format!("made by: {settings}\ndone: {done}"));
-            write_atomically(&args.out, &model.to_bytes())?;
+            super::write_atomically(&args.out, &model.to_bytes())?;
             window = (0, 0.0, 0, 0);
             window_start = Instant::now();
         }
@@ -390,14 +390,4 @@ fn resume(args: &Args, settings: &str) -> Result<Option<(NTupleModel, usize)>> {
         );
     }
     Ok(Some((model, done)))
-}
-
-/// Writes a file through a temporary name, so an interruption never leaves half a model.
-fn write_atomically(path: &std::path::Path, bytes: &[u8]) -> Result<()> {
-    let temporary = path.with_extension("partial");
-    std::fs::write(&temporary, bytes)
-        .with_context(|| format!("cannot write {}", temporary.display()))?;
-    std::fs::rename(&temporary, path)
-        .with_context(|| format!("cannot write {}", path.display()))?;
-    Ok(())
 }
