@@ -58,3 +58,19 @@ pub fn write_atomically(path: &std::path::Path, bytes: &[u8]) -> Result<()> {
         .with_context(|| format!("cannot write {}", path.display()))?;
     Ok(())
 }
+
+/// Makes the folder a file is to be written in, if it does not exist yet; the error names the
+/// file.
+pub fn make_folder_of(path: &std::path::Path) -> Result<()> {
+    if let Some(folder) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(folder)
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    Ok(())
+}
+
+/// `--jobs` if given, else the number of CPUs; at least 1.
+pub fn jobs_or_cpus(jobs: Option<usize>) -> usize {
+    jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1)
+}

@@ -60,19 +60,13 @@ pub fn run(args: Args) -> Result<ExitCode> {
     }
     let start = entropy_train::start_weights(&args.start).map_err(anyhow::Error::msg)?;
     // Before minutes of self-play, not after: a folder that does not exist yet is made.
-    if let Some(folder) = args.out.parent().filter(|p| !p.as_os_str().is_empty()) {
-        std::fs::create_dir_all(folder)
-            .with_context(|| format!("cannot write {}", args.out.display()))?;
-    }
+    super::make_folder_of(&args.out)?;
     let config = TrainConfig {
         seed: args.seed,
         games: args.games,
         generations: args.generations,
         nodes: args.nodes,
-        jobs: args
-            .jobs
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-            .max(1),
+        jobs: super::jobs_or_cpus(args.jobs),
         ridge: args.ridge,
         lambda: args.lambda,
         ..TrainConfig::default()

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use entropy_train::tables::{fit_tables, TablesConfig};
 use entropy_train::{generate, start_weights, TrainConfig};
 
@@ -64,19 +64,13 @@ pub fn run(args: Args) -> Result<ExitCode> {
     }
     let weights = start_weights(&args.weights).map_err(anyhow::Error::msg)?;
     // Before minutes of self-play, not after: a folder that does not exist yet is made.
-    if let Some(folder) = args.out.parent().filter(|p| !p.as_os_str().is_empty()) {
-        std::fs::create_dir_all(folder)
-            .with_context(|| format!("cannot write {}", args.out.display()))?;
-    }
+    super::make_folder_of(&args.out)?;
     let config = TrainConfig {
         seed: args.seed,
         games: args.games,
         nodes: args.nodes,
         lambda: args.lambda,
-        jobs: args
-            .jobs
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-            .max(1),
+        jobs: super::jobs_or_cpus(args.jobs),
         ..TrainConfig::default()
     };
     let command = format!(
