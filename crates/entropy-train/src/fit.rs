@@ -97,6 +97,32 @@ pub fn r_squared(predictions: &[f64], observations: &[f64]) -> f64 {
     1.0 - residual / total
 }
 
+/// Each feature's mean and standard deviation over these feature vectors, the inputs a model
+/// standardises by (as f32s; a feature that never varies gets a scale of 0.001).
+pub fn feature_moments(
+    rows: impl IntoIterator<Item = FeatureVector>,
+) -> ([f32; FEATURES], [f32; FEATURES]) {
+    let mut sum = [0f64; FEATURES];
+    let mut squares = [0f64; FEATURES];
+    let mut count = 0f64;
+    for f in rows {
+        for k in 0..FEATURES {
+            sum[k] += f[k];
+            squares[k] += f[k] * f[k];
+        }
+        count += 1.0;
+    }
+    let mut mean = [0f32; FEATURES];
+    let mut scale = [1f32; FEATURES];
+    for k in 0..FEATURES {
+        let m = sum[k] / count.max(1.0);
+        let var = squares[k] / count.max(1.0) - m * m;
+        mean[k] = m as f32;
+        scale[k] = var.max(1e-6).sqrt() as f32;
+    }
+    (mean, scale)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -8,7 +8,7 @@
 //! nothing at the search's leaves; fitted to these targets, over the shipped linear weights,
 //! they passed the test ladder's short clock (docs/testing.md).
 
-use entropy_engine::eval::{Weights, BUCKETS, FEATURES};
+use entropy_engine::eval::{Weights, BUCKETS};
 use entropy_engine::learned::ntuple::Inputs;
 use entropy_engine::learned::NTupleModel;
 use rand::seq::SliceRandom;
@@ -126,21 +126,6 @@ impl Set {
     }
 }
 
-/// Each feature's mean and standard deviation over the samples, for standardising them.
-fn feature_scales(samples: &[&Sample]) -> ([f32; FEATURES], [f32; FEATURES]) {
-    let n = samples.len().max(1) as f64;
-    let mut mean = [0f32; FEATURES];
-    let mut scale = [1f32; FEATURES];
-    for k in 0..FEATURES {
-        let sum: f64 = samples.iter().map(|s| s.features[k]).sum();
-        let squares: f64 = samples.iter().map(|s| s.features[k] * s.features[k]).sum();
-        let m = sum / n;
-        mean[k] = m as f32;
-        scale[k] = (squares / n - m * m).max(1e-6).sqrt() as f32;
-    }
-    (mean, scale)
-}
-
 /// Fits tables over the linear evaluation `weights` to the samples' targets (7x7 positions),
 /// holding out one game in `config.holdout_every`; calls `report` after each pass with the
 /// model as it stands, and returns the model of the pass with the least held-out error.
@@ -153,7 +138,7 @@ pub fn fit_tables(
     let every = config.holdout_every.max(2);
     let (train, test): (Vec<&Sample>, Vec<&Sample>) =
         samples.iter().partition(|s| s.game % every != 0);
-    let (mean, scale) = feature_scales(&train);
+    let (mean, scale) = crate::fit::feature_moments(train.iter().map(|s| s.features));
     let mut model = NTupleModel::zero(7, weights.clone(), mean, scale);
     let train = Set::new(&model, &train);
     let test = Set::new(&model, &test);
@@ -192,6 +177,7 @@ pub fn fit_tables(
 mod tests {
     use super::*;
     use crate::linear::{generate, TrainConfig};
+    use entropy_engine::eval::FEATURES;
 
     fn samples(games: usize) -> Vec<Sample> {
         let config = TrainConfig {

@@ -305,29 +305,13 @@ pub fn feature_scales(config: &TdConfig, games: usize) -> ([f32; FEATURES], [f32
         [1.0; FEATURES],
     );
     let played = play_batch(&zero, config, usize::MAX / 2, games);
-    let mut sum = [0f64; FEATURES];
-    let mut squares = [0f64; FEATURES];
-    let mut count = 0f64;
-    for t in played.iter().flat_map(|g| &g.transitions) {
-        if t.after.is_over() {
-            continue;
-        }
-        let f = features(&t.after);
-        for k in 0..FEATURES {
-            sum[k] += f[k];
-            squares[k] += f[k] * f[k];
-        }
-        count += 1.0;
-    }
-    let mut mean = [0f32; FEATURES];
-    let mut scale = [1f32; FEATURES];
-    for k in 0..FEATURES {
-        let m = sum[k] / count.max(1.0);
-        let var = squares[k] / count.max(1.0) - m * m;
-        mean[k] = m as f32;
-        scale[k] = var.max(1e-6).sqrt() as f32;
-    }
-    (mean, scale)
+    crate::fit::feature_moments(
+        played
+            .iter()
+            .flat_map(|g| &g.transitions)
+            .filter(|t| !t.after.is_over())
+            .map(|t| features(&t.after)),
+    )
 }
 
 /// Applies a batch's updates in game order; returns the mean squared error before each update.
