@@ -2,7 +2,7 @@
 //! --samples` files, so that `entropy calibrate --from-samples` can report how far the expected
 //! final score the bot shows is from the final scores of those games, and fit a correction.
 //!
-//! `entropy calibrate` analyses recorded games afresh with the trained weights, as the web
+//! `entropy calibrate` analyses recorded games afresh with the default evaluation, as the web
 //! page's analysis does; what the bot itself shows (`/api/bot`'s `expected`) comes from its own
 //! searches, which against a greedy Order value their leaves with the hand weights
 //! (`search:handgreedy=1`) and model that Order as greedy below the root. Those values need
@@ -10,8 +10,10 @@
 //!
 //! `cargo run --release -p entropy-engine --example expected_samples -- GAMES NODES FIRST PREFIX
 //! [OPPONENT] [OURS]`: deals FIRST.. FIRST+GAMES-1, each played twice against OPPONENT (`greedy`
-//! by default; a built-in bot, `self` for OURS at NODES too), OURS (`search`, the default, or
-//! `search-hand`) at NODES positions a move as Chaos, then as Order, on the same chips. Writes one file per kind of decision, by what the search
+//! by default; a built-in bot, `self` for OURS at NODES too), OURS (`search`, the default, with
+//! the line-pattern tables at its leaves; `search-linear`, `search:eval=linear`; or
+//! `search-hand`) at NODES positions a move as Chaos, then as Order, on the same chips. Writes
+//! one file per kind of decision, by what the search
 //! assumed of the opponent: `PREFIX-hand.csv` (as Chaos, Order read as greedy: the hand weights
 //! valued the leaves), `PREFIX-greedy.csv` (as Order, Chaos read as greedy), `PREFIX-weak.csv`
 //! (the opponent read as weak) and `PREFIX-none.csv` (no model: the bot assumed itself), each
@@ -22,6 +24,7 @@ use std::io::Write as _;
 use entropy_core::Role;
 use entropy_engine::bots::{SearchBot, SearchOptions};
 use entropy_engine::eval::{DecisionSample, LinearEval, SAMPLES_HEADER};
+use entropy_engine::learned::BotEval;
 use entropy_engine::make_bot;
 use entropy_engine::search::{horizon, Limits};
 
@@ -85,11 +88,15 @@ fn main() {
         fail("argument 4 (PREFIX) is missing: the samples go to PREFIX-KIND.csv files")
     };
     let ours = args.get(5).map_or("search", String::as_str).to_string();
-    if ours != "search" && ours != "search-hand" {
-        fail(&format!("argument 6 ({ours:?}): use search or search-hand"));
-    }
+    let spec = match ours.as_str() {
+        "search" | "search-hand" => ours.clone(),
+        "search-linear" => "search:eval=linear".to_string(),
+        _ => fail(&format!(
+            "argument 6 ({ours:?}): use search, search-linear or search-hand"
+        )),
+    };
     let opponent = match args.get(4).map_or("greedy", String::as_str) {
-        "self" => format!("{ours}:nodes={nodes}"),
+        "self" => format!("{spec}:nodes={nodes}"),
         other => other.to_string(),
     };
     if let Err(e) = make_bot(&opponent, 0) {
@@ -133,18 +140,18 @@ fn main() {
     }
 }
 
-/// One game of the deal `deal` with our bot (`search` or `search-hand`) as `ours`: its
+/// One game of the deal `deal` with our bot (`search`, `search-linear` or `search-hand`) as `ours`: its
 /// decisions and Order's final score.
 fn play(deal: u64, (name, ours): (&str, Role), nodes: u64, opponent: &str) -> (Vec<Decision>, u32) {
     let options = SearchOptions {
         limits: Some(Limits::nodes(nodes)),
         ..SearchOptions::default()
     };
-    let eval = match name {
-        "search-hand" => LinearEval::hand(),
-        _ => LinearEval::trained(),
+    let mut bot = match name {
+        "search-hand" => SearchBot::new(name, LinearEval::hand(), options),
+        "search-linear" => SearchBot::new(name, LinearEval::trained(), options),
+        _ => SearchBot::with_eval(name, BotEval::shipped(), LinearEval::trained(), options),
     };
-    let mut bot = SearchBot::new(name, eval, options);
     let mut other = make_bot(opponent, deal).unwrap_or_else(|e| fail(&e.to_string()));
     let mut decisions = Vec::new();
     let position = common::play_against(&mut bot, ours, &mut *other, deal, |bot, position| {

@@ -4,6 +4,7 @@
 use entropy_core::{Phase, Position, Role, Size};
 use entropy_engine::bots::{random_move, SearchBot, SearchOptions};
 use entropy_engine::eval::{Calibration, LinearEval};
+use entropy_engine::learned::BotEval;
 use entropy_engine::search::model::{greedy_chaos_moves, greedy_order_moves};
 use entropy_engine::search::{horizon, Limits};
 use entropy_engine::{make_bot, Bot, Budget, BOTS};
@@ -80,16 +81,16 @@ fn the_greedy_models_contain_the_greedy_bots_choices() {
     }
 }
 
-/// Our searching bot (500 nodes a move) as `role` against the built-in `opponent` for 30
-/// turns, then its search of the next decision; the bot and that position.
-fn thirty_turns_against(role: Role, opponent: &str) -> (SearchBot, Position) {
+/// Our searching bot (500 nodes a move, `eval` at its leaves) as `role` against the built-in
+/// `opponent` for 30 turns, then its search of the next decision; the bot and that position.
+fn thirty_turns_against(role: Role, opponent: &str, eval: BotEval) -> (SearchBot, Position) {
     let options = SearchOptions {
         limits: Some(Limits::nodes(500)),
         weak_regret: None,
         hand_vs_greedy: true,
         ..SearchOptions::default()
     };
-    let mut ours = SearchBot::new("search", LinearEval::trained(), options);
+    let mut ours = SearchBot::with_eval("search", eval, LinearEval::trained(), options);
     let mut other = make_bot(opponent, 3).unwrap();
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(4);
     let mut pos = Position::new(Size::SEVEN);
@@ -110,14 +111,14 @@ fn thirty_turns_against(role: Role, opponent: &str) -> (SearchBot, Position) {
 #[test]
 fn the_search_bot_models_a_greedy_opponent_and_not_a_random_one() {
     for (opponent, expected) in [("greedy", true), ("random", false)] {
-        let (mut ours, pos) = thirty_turns_against(Role::Chaos, opponent);
+        let (mut ours, pos) = thirty_turns_against(Role::Chaos, opponent, BotEval::shipped());
         assert_eq!(ours.models_opponent(), expected, "against {opponent}");
         // As Chaos against a greedy Order the hand weights stand in, until the next game.
         assert_eq!(ours.uses_hand_weights(), expected, "against {opponent}");
         // The expected score shown is corrected by the table fitted for what was searched.
         let table = match expected {
             true => Calibration::hand_vs_greedy(),
-            false => Calibration::shipped(),
+            false => Calibration::tables(),
         };
         assert_shows_value_corrected_by(&ours, &pos, table);
         ours.new_game(Size::SEVEN, Role::Order);
@@ -127,12 +128,21 @@ fn the_search_bot_models_a_greedy_opponent_and_not_a_random_one() {
 
 #[test]
 fn as_order_against_greedy_the_search_bot_shows_values_corrected_for_a_greedy_chaos() {
-    let (ours, pos) = thirty_turns_against(Role::Order, "greedy");
-    // Read as greedy, searched as any Chaos: the reading picks the table alone.
-    assert!(ours.reads_opponent_greedy());
-    assert!(!ours.models_opponent());
-    assert!(!ours.uses_hand_weights());
-    assert_shows_value_corrected_by(&ours, &pos, Calibration::trained_vs_greedy_chaos());
+    // Each shipped evaluation with the table fitted for its own values.
+    for (eval, table) in [
+        (BotEval::shipped(), Calibration::tables_vs_greedy_chaos()),
+        (
+            BotEval::Linear(LinearEval::trained()),
+            Calibration::trained_vs_greedy_chaos(),
+        ),
+    ] {
+        let (ours, pos) = thirty_turns_against(Role::Order, "greedy", eval);
+        // Read as greedy, searched as any Chaos: the reading picks the table alone.
+        assert!(ours.reads_opponent_greedy());
+        assert!(!ours.models_opponent());
+        assert!(!ours.uses_hand_weights());
+        assert_shows_value_corrected_by(&ours, &pos, table);
+    }
 }
 
 /// The expected score `bot` shows after its search of `pos` is the search's value plus

@@ -13,7 +13,7 @@ use axum::Json;
 use entropy_core::notation::text::{format_position, parse_position};
 use entropy_core::{Colour, Move, Phase, Position, Role};
 use entropy_engine::bots::random_move;
-use entropy_engine::eval::LinearEval;
+use entropy_engine::learned::BotEval;
 use entropy_engine::search::analysis::Explanation;
 use entropy_engine::search::{Limits, Searcher};
 use entropy_engine::{make_bot, Budget, BOTS};
@@ -460,7 +460,7 @@ pub(crate) async fn analyse(
             ));
         }
         let colours = in_search_slot(&state, move || {
-            let mut searcher = Searcher::new(LinearEval::trained(), 16);
+            let mut searcher = Searcher::new(BotEval::shipped(), 16);
             searcher.analyse_chance(&position, limits)
         })
         .await?;
@@ -491,7 +491,7 @@ pub(crate) async fn analyse(
         }
     };
     let analysis = in_search_slot(&state, move || {
-        let mut searcher = Searcher::new(LinearEval::trained(), 16);
+        let mut searcher = Searcher::new(BotEval::shipped(), 16);
         searcher.analyse(&position, limits, top, asked)
     })
     .await?;

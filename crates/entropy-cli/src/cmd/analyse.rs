@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context, Result};
 use entropy_arena::record::parse_moves;
 use entropy_core::{Move, Position, Role, Size};
-use entropy_engine::eval::LinearEval;
+use entropy_engine::learned::BotEval;
 use entropy_engine::search::analysis::Decision;
 use entropy_engine::search::{Limits, Searcher};
 use indicatif::ProgressBar;
@@ -86,7 +86,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     in_game_order(
         &games,
         jobs,
-        &LinearEval::trained(),
+        &BotEval::shipped(),
         |searcher, game| review(searcher, game, limits, &bar),
         |index, reviewed| {
             let game = &games[index];
@@ -159,8 +159,8 @@ pub(crate) fn decisions_in(games: &[Game]) -> u64 {
 pub(crate) fn in_game_order<R: Send>(
     games: &[Game],
     jobs: usize,
-    eval: &LinearEval,
-    work: impl Fn(&mut Searcher<LinearEval>, &Game) -> R + Sync,
+    eval: &BotEval,
+    work: impl Fn(&mut Searcher<BotEval>, &Game) -> R + Sync,
     mut done: impl FnMut(usize, R),
 ) {
     let next = AtomicUsize::new(0);
@@ -199,7 +199,7 @@ fn paths_text(paths: &[PathBuf]) -> String {
 }
 
 fn review(
-    searcher: &mut Searcher<LinearEval>,
+    searcher: &mut Searcher<BotEval>,
     game: &Game,
     limits: Limits,
     bar: &ProgressBar,

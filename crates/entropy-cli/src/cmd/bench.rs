@@ -12,6 +12,7 @@ use entropy_core::perft::perft;
 use entropy_core::score::{line_score, naive};
 use entropy_core::{Board, Cell, Position, Size};
 use entropy_engine::eval::{Evaluator, LinearEval};
+use entropy_engine::learned::BotEval;
 use entropy_engine::playout::random_playout;
 use entropy_engine::search::reference::expectimax_nodes;
 use entropy_engine::search::{Limits, Searcher, BENCH_DEPTH, BENCH_POSITIONS};
@@ -159,7 +160,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
         "greedy         {:>9.0} decisions/s over {decisions} games (score sum {greedy_sum})",
         (decisions * 97) as f64 / greedy_s
     );
-    let (search_nodes, search_s, reference_nodes) = search_bench(runs, args.quick);
+    let (search_nodes, search_s) =
+        search_bench(runs, args.quick, BotEval::Linear(LinearEval::hand()));
+    let reference_nodes = expectimax_bench(args.quick);
     println!(
         "search         {search_nodes:>9} nodes at depth {} on {} positions  {:>6.2} M nodes/s  \
          (expectimax: {reference_nodes} nodes, {:.1}x more)",
@@ -172,6 +175,14 @@ pub fn run(args: Args) -> Result<ExitCode> {
         search_nodes as f64 / search_s / 1e6,
         reference_nodes as f64 / search_nodes as f64
     );
+    // The default bot's leaves, outside the signature as the shipped weights are: how fast the
+    // search the default bot plays runs.
+    let (tables_nodes, tables_s) = search_bench(runs, args.quick, BotEval::shipped());
+    println!(
+        "search, tables {tables_nodes:>9} nodes on the same positions  {:>6.2} M nodes/s  \
+         (the default bot's leaves; not in the signature)",
+        tables_nodes as f64 / tables_s / 1e6
+    );
     println!(
         "signature      {}",
         perft_nodes ^ playout_sum ^ greedy_sum as u64 ^ search_nodes
@@ -179,17 +190,23 @@ pub fn run(args: Args) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Searches the fixed positions to the fixed depth with the hand weights (so retraining does not
-/// change the signature) from a clean table: (nodes, median seconds, expectimax's nodes).
-fn search_bench(runs: usize, quick: bool) -> (u64, f64, u64) {
-    let positions: Vec<Position> = BENCH_POSITIONS
+/// The fixed positions the search benches search.
+fn bench_positions() -> Vec<Position> {
+    BENCH_POSITIONS
         .iter()
         .map(|text| parse_position(text).expect("a valid bench position"))
-        .collect();
+        .collect()
+}
+
+/// Searches the fixed positions to the fixed depth with `eval` from a clean table: (nodes,
+/// median seconds). The signature's search uses the hand weights, so that retraining does not
+/// change it.
+fn search_bench(runs: usize, quick: bool, eval: BotEval) -> (u64, f64) {
+    let positions = bench_positions();
     let depth = if quick { BENCH_DEPTH - 1 } else { BENCH_DEPTH };
     // Build the evaluation's tables before timing.
-    let _ = LinearEval::hand().evaluate(&positions[0]);
-    let mut searcher = Searcher::new(LinearEval::hand(), 16);
+    let _ = eval.evaluate(&positions[0]);
+    let mut searcher = Searcher::new(eval, 16);
     let (nodes, seconds) = time(runs, || {
         positions
             .iter()
@@ -199,8 +216,16 @@ fn search_bench(runs: usize, quick: bool) -> (u64, f64, u64) {
             })
             .sum::<u64>()
     });
-    let reference = positions.iter().map(|p| expectimax_nodes(p, depth)).sum();
-    (nodes, seconds, reference)
+    (nodes, seconds)
+}
+
+/// Plain expectimax's nodes on the same positions to the same depth (no pruning).
+fn expectimax_bench(quick: bool) -> u64 {
+    let depth = if quick { BENCH_DEPTH - 1 } else { BENCH_DEPTH };
+    bench_positions()
+        .iter()
+        .map(|p| expectimax_nodes(p, depth))
+        .sum()
 }
 
 /// Greedy against greedy on fixed deals; returns the sum of the scores.

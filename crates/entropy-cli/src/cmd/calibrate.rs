@@ -12,6 +12,7 @@ use entropy_core::{Position, Role, Size};
 use entropy_engine::eval::{
     Calibration, CalibrationSample, DecisionSample, LinearEval, SAMPLES_HEADER,
 };
+use entropy_engine::learned::BotEval;
 use entropy_engine::search::{horizon, Limits, Searcher};
 use indicatif::ProgressBar;
 
@@ -23,8 +24,10 @@ use super::analyse::{decisions_in, in_game_order, jobs, limits, read_all, Game};
 /// the mean final score, their difference (the bias) and the mean squared error.
 ///
 /// Every decision of every complete 7x7 game in the records is analysed afresh, as the web page
-/// asks (`--nodes`, 20,000 by default: the evaluation graph's budget). `--fit FILE` writes the
-/// correction fitted to these games (what crates/entropy-engine/weights/calibration.txt holds),
+/// asks (`--nodes`, 20,000 by default: the evaluation graph's budget), with the analysis's
+/// evaluation (`--eval`). `--fit FILE` writes the correction fitted to these games (what
+/// crates/entropy-engine/weights/calibration-tables.txt holds for the tables, calibration.txt
+/// for the linear evaluation),
 /// `--csv` the per-turn table (`python3 scripts/plot_calibration.py` draws it), `--samples` every
 /// decision's numbers, which `--from-samples` reads back instead of searching again.
 #[derive(clap::Args)]
@@ -43,8 +46,12 @@ pub struct Args {
     /// Analyse only every K-th decision of each game (for long budgets).
     #[arg(long, default_value_t = 1, value_name = "K")]
     every: usize,
+    /// The leaves' evaluation: the line-pattern tables the analysis and the default bot search
+    /// with, or the linear evaluation alone (`search:eval=linear`).
+    #[arg(long, value_enum, default_value_t = EvalChoice::Tables)]
+    eval: EvalChoice,
     /// The calibration to report on: a file written by `--fit`, or `none` for the search's own
-    /// values [default: the shipped one].
+    /// values [default: the one shipped for `--eval`].
     #[arg(long, value_name = "FILE|none")]
     calibration: Option<String>,
     /// Write a calibration fitted to these games to this file.
@@ -67,6 +74,25 @@ pub struct Args {
     jobs: Option<usize>,
 }
 
+/// The evaluations `entropy calibrate` can search with.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum EvalChoice {
+    /// The line-pattern tables over the shipped linear weights.
+    Tables,
+    /// The shipped linear weights alone.
+    Linear,
+}
+
+impl EvalChoice {
+    /// The evaluation, with its shipped calibration.
+    fn eval(self) -> BotEval {
+        match self {
+            EvalChoice::Tables => BotEval::shipped(),
+            EvalChoice::Linear => BotEval::Linear(LinearEval::trained()),
+        }
+    }
+}
+
 /// One analysed decision, and how much it counts in a fit (`FILE@WEIGHT`; not written to
 /// samples files).
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -76,7 +102,7 @@ struct Row {
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
-    let calibration = chosen_calibration(args.calibration.as_deref())?;
+    let calibration = chosen_calibration(args.eval, args.calibration.as_deref())?;
     if args.every == 0 {
         bail!("--every must be at least 1");
     }
@@ -156,10 +182,17 @@ fn weighted(input: &Path) -> Result<(PathBuf, f64)> {
     }
 }
 
-/// The calibration `--calibration` names: the shipped one, none, or a file (kept for the run).
-fn chosen_calibration(name: Option<&str>) -> Result<Option<&'static Calibration>> {
+/// The calibration `--calibration` names: the one shipped for `eval`, none, or a file (kept for
+/// the run).
+fn chosen_calibration(
+    eval: EvalChoice,
+    name: Option<&str>,
+) -> Result<Option<&'static Calibration>> {
     Ok(match name {
-        None => Some(Calibration::shipped()),
+        None => Some(match eval {
+            EvalChoice::Tables => Calibration::tables(),
+            EvalChoice::Linear => Calibration::shipped(),
+        }),
         Some("none") => None,
         Some(file) => {
             let text = std::fs::read_to_string(file)
@@ -210,7 +243,7 @@ fn analyse_games(args: &Args, limits: Limits) -> Result<Vec<Row>> {
     let bar = super::progress_bar(false, decisions, 0, "decisions");
     let mut rows = Vec::new();
     // The search's own values: the report adds the offsets.
-    let eval = LinearEval::trained().with_calibration(None);
+    let eval = args.eval.eval().uncalibrated();
     in_game_order(
         &games,
         jobs(args.jobs, games.len()),
@@ -247,7 +280,7 @@ fn final_score(game: &Game) -> Result<f64, String> {
 
 /// Every `every`-th decision of a game, each analysed from a clean table as the web page does.
 fn analyse_game(
-    searcher: &mut Searcher<LinearEval>,
+    searcher: &mut Searcher<BotEval>,
     game: &Game,
     limits: Limits,
     every: usize,

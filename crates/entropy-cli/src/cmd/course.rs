@@ -338,7 +338,7 @@ pub fn run_client(args: ClientArgs) -> Result<ExitCode> {
     let mut writer = stream;
     let mut client = Client::new();
     let mut bot = make_bot(&args.bot, 1)?;
-    let mut searcher = Searcher::new(entropy_engine::eval::LinearEval::trained(), 16);
+    let mut searcher = Searcher::new(entropy_engine::learned::BotEval::shipped(), 16);
     let move_time = Duration::from_secs_f64(args.move_time.max(0.01));
     let stdin = io::stdin();
     let mut line = String::new();

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use anyhow::{bail, Result};
 use entropy_arena::deal::shuffled_bag;
 use entropy_core::{Cell, Move, Phase, Position, Role};
-use entropy_engine::eval::LinearEval;
+use entropy_engine::learned::BotEval;
 use entropy_engine::search::analysis::Explanation;
 use entropy_engine::search::{Limits, Searcher};
 use entropy_engine::{make_bot, Budget};
@@ -74,7 +74,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let mut recent: Vec<Move> = Vec::new();
     let mut input = io::stdin().lock();
     let mut analyst = Analyst {
-        searcher: Searcher::new(LinearEval::trained(), 16),
+        searcher: Searcher::new(BotEval::shipped(), 16),
         limits: Limits::nodes(args.hint_nodes.max(1)),
     };
     // Every move of the game, draws included, for the review.
@@ -133,7 +133,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
 
 /// The searcher that answers `hint` and `eval`.
 struct Analyst {
-    searcher: Searcher<LinearEval>,
+    searcher: Searcher<BotEval>,
     limits: Limits,
 }
 
@@ -172,7 +172,7 @@ impl Analyst {
 
 /// Prints each side's three biggest mistakes of the game.
 fn review(
-    searcher: &mut Searcher<LinearEval>,
+    searcher: &mut Searcher<BotEval>,
     size: entropy_core::Size,
     history: &[Move],
     nodes: u64,

@@ -22,7 +22,7 @@ pub use random::RandomBot;
 pub use search::{tunable, SearchBot, SearchOptions, Tunable, DEFAULT_TABLE_MIB, TUNABLES};
 
 use crate::eval::{Calibration, LinearEval};
-use crate::learned::{self, BotEval};
+use crate::learned::{self, BotEval, NTupleEval};
 use crate::Bot;
 use options::SearchSetup;
 
@@ -90,7 +90,8 @@ macro_rules! bot_list {
     BotInfo {
         name: "search",
         description:
-            "*-minimax search with the trained evaluation, under the clock (the strongest)",
+            "*-minimax search with line-pattern tables over the trained evaluation, under the clock \
+             (the strongest)",
     },
         ]
     };
@@ -210,15 +211,18 @@ pub fn make_bot(name: &str, seed: u64) -> Result<Box<dyn Bot>, UnknownBot> {
         "pnet" => learned::pnet_bot(name, options, seed).map_err(UnknownBot),
         "ppo" => learned::ppo_bot(name, options, seed).map_err(UnknownBot),
         "search" | "search-hand" => {
-            let eval = if base == "search" {
-                LinearEval::trained()
+            // `search` values its leaves with the line-pattern tables, `search-hand` with the
+            // hand weights; the linear evaluation judges the opponent's moves in both.
+            let (eval, net) = if base == "search" {
+                (LinearEval::trained(), Some(NTupleEval::tables()))
             } else {
-                LinearEval::hand().with_calibration(Some(Calibration::hand()))
+                let hand = LinearEval::hand().with_calibration(Some(Calibration::hand()));
+                (hand, None)
             };
             let setup = SearchSetup {
                 options: SearchOptions::default(),
                 eval,
-                net: None,
+                net,
                 scales: Default::default(),
             };
             let setup =

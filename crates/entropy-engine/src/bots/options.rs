@@ -15,7 +15,8 @@ pub(crate) struct SearchSetup {
     pub options: SearchOptions,
     /// The linear evaluation (the leaves', unless `net` is set; the opponent judge's always).
     pub eval: LinearEval,
-    /// The n-tuple evaluation at the leaves, if chosen.
+    /// The n-tuple evaluation at the leaves, if any: `search`'s line-pattern tables by
+    /// default, none (linear leaves) for `search-hand`.
     pub net: Option<NTupleEval>,
     /// Corrections to the linear evaluation's weights, applied once every option is read.
     pub scales: EvalScales,
@@ -130,22 +131,26 @@ pub const SEARCH_OPTIONS: &[SearchOption] = &[
         key: "weights",
         value: "FILE",
         group: "evaluation",
-        help: "linear evaluation weights written by `entropy train`",
+        help: "linear evaluation weights written by `entropy train`, at the leaves (in place of \
+               the tables)",
         set: |s, v| {
             s.eval = LinearEval::new(Weights::read(v)?);
+            s.net = None;
             Ok(())
         },
     },
     SearchOption {
         key: "eval",
-        value: "linear|net",
+        value: "tables|linear|net",
         group: "evaluation",
-        help: "the leaves' evaluation: the linear one (default) or the shipped n-tuple model",
+        help: "the leaves' evaluation: the line-pattern tables over the linear one (`search`'s \
+               default), the linear one alone (`search-hand`'s), or `entropy train-net`'s model",
         set: |s, v| {
             s.net = match v {
+                "tables" => Some(NTupleEval::tables()),
                 "linear" => None,
                 "net" => Some(NTupleEval::trained()),
-                _ => return Err(format!("eval={v}: use linear or net")),
+                _ => return Err(format!("eval={v}: use tables, linear or net")),
             };
             Ok(())
         },
@@ -331,6 +336,14 @@ pub(crate) fn apply(options: &str, mut setup: SearchSetup) -> Result<SearchSetup
         };
         (entry.set)(&mut setup, value).map_err(|e| format!("{option}: {e}"))?;
     }
+    if setup.scales != EvalScales::default() && setup.net.is_some() {
+        // Scaling weights the leaves do not read would change nothing but the opponent's judge.
+        return Err(
+            "early, mid, late, threat, pot, holes, rings, bag and mob scale the linear \
+                    evaluation's weights: add eval=linear to search with it at the leaves"
+                .into(),
+        );
+    }
     setup.eval = setup.scales.apply(setup.eval);
     Ok(setup)
 }
@@ -486,6 +499,22 @@ mod tests {
     }
 
     #[test]
+    fn the_leaves_are_the_tables_unless_linear_is_asked_for() {
+        // `search`'s setup: the tables at the leaves.
+        let tables = || SearchSetup {
+            net: Some(NTupleEval::tables()),
+            ..setup()
+        };
+        assert!(apply("nodes=10", tables()).unwrap().net.is_some());
+        assert!(apply("eval=linear", tables()).unwrap().net.is_none());
+        assert!(apply("eval=tables", setup()).unwrap().net.is_some());
+        // Scaling the linear weights asks for them at the leaves, in so many words.
+        assert!(apply("eval=linear,threat=120", tables()).is_ok());
+        let error = apply("threat=120", tables()).err().unwrap();
+        assert!(error.contains("add eval=linear"), "{error}");
+    }
+
+    #[test]
     fn bad_options_are_named() {
         for (options, expected) in [
             ("nodes=x", "nodes=x: \"x\" is not a whole number"),
@@ -493,7 +522,7 @@ mod tests {
             ("nodes", "bad option \"nodes\""),
             ("model=2", "model=2: \"2\": use 0 or 1"),
             ("peak=inf", "peak=inf: \"inf\" is not a number"),
-            ("eval=deep", "eval=deep: use linear or net"),
+            ("eval=deep", "eval=deep: use tables, linear or net"),
             ("threat=x", "threat=x: \"x\" is not a number"),
             (
                 "weights=/no/such/file",

@@ -269,20 +269,23 @@ impl SearchBot {
     }
 
     /// What turns `result`'s value into the expected final score shown: its evaluation's
-    /// calibration, except for the shipped weights as Order while Chaos is read as greedy:
-    /// greedy's Chaos concedes far more than the searcher the values assume, so they have a
-    /// table of their own (the hand weights carry theirs for play against a greedy Order).
+    /// calibration, except as Order while Chaos is read as greedy, where the shipped
+    /// evaluations have tables of their own ([`Calibration::vs_greedy_chaos`]): greedy's
+    /// Chaos concedes far more than the searcher the values assume (the hand weights carry
+    /// theirs for play against a greedy Order).
     fn shown_offset(&self, position: &Position, result: &SearchResult) -> f64 {
         let eval = self.searcher.eval();
-        let shipped = eval
-            .calibration()
-            .is_some_and(|c| std::ptr::eq(c, Calibration::shipped()));
         let order = position.to_move() == Some(Role::Order);
-        if shipped && order && self.reads_opponent_greedy() {
-            let moves_left = horizon(position, result.depth, result.solved);
-            Calibration::trained_vs_greedy_chaos().offset(position.size().side(), moves_left)
-        } else {
-            calibration_offset(eval, position, result.depth, result.solved)
+        let against_greedy = eval
+            .calibration()
+            .filter(|_| order && self.reads_opponent_greedy())
+            .and_then(Calibration::vs_greedy_chaos);
+        match against_greedy {
+            Some(table) => {
+                let moves_left = horizon(position, result.depth, result.solved);
+                table.offset(position.size().side(), moves_left)
+            }
+            None => calibration_offset(eval, position, result.depth, result.solved),
         }
     }
 

@@ -42,6 +42,15 @@ const HAND_VS_GREEDY: &str = include_str!("../../weights/calibration-hand-greedy
 /// its Chaos as greedy, on games against `greedy`.
 const TRAINED_VS_GREEDY_CHAOS: &str = include_str!("../../weights/calibration-greedy-chaos.txt");
 
+/// The table fitted for the default bot's searches over the line-pattern tables
+/// (`NTupleEval::tables`) in self-play.
+const TABLES: &str = include_str!("../../weights/calibration-tables.txt");
+
+/// The table fitted for the line-pattern tables' searches as Order while the searching bot
+/// models its Chaos as greedy, on games against `greedy`.
+const TABLES_VS_GREEDY_CHAOS: &str =
+    include_str!("../../weights/calibration-tables-greedy-chaos.txt");
+
 /// A table embedded in the binary, read once.
 fn embedded(table: &'static OnceLock<Calibration>, text: &str) -> &'static Calibration {
     table.get_or_init(|| {
@@ -195,6 +204,34 @@ impl Calibration {
     pub fn trained_vs_greedy_chaos() -> &'static Calibration {
         static TABLE: OnceLock<Calibration> = OnceLock::new();
         embedded(&TABLE, TRAINED_VS_GREEDY_CHAOS)
+    }
+
+    /// The table for the default bot's searches, whose leaves the line-pattern tables value
+    /// (`NTupleEval::tables`), fitted as the shipped one is: the values mean play on between
+    /// two such searchers.
+    pub fn tables() -> &'static Calibration {
+        static TABLE: OnceLock<Calibration> = OnceLock::new();
+        embedded(&TABLE, TABLES)
+    }
+
+    /// The table for the line-pattern tables' searches as Order against a Chaos the search
+    /// models as greedy, fitted on games against `greedy`.
+    pub fn tables_vs_greedy_chaos() -> &'static Calibration {
+        static TABLE: OnceLock<Calibration> = OnceLock::new();
+        embedded(&TABLE, TABLES_VS_GREEDY_CHAOS)
+    }
+
+    /// The table for the same evaluation's searches as Order while Chaos is read as greedy
+    /// (greedy's Chaos concedes far more than the searcher the values assume), where this is
+    /// a self-play table with such a partner: the shipped linear weights' or the tables'.
+    pub fn vs_greedy_chaos(&self) -> Option<&'static Calibration> {
+        if std::ptr::eq(self, Calibration::shipped()) {
+            Some(Calibration::trained_vs_greedy_chaos())
+        } else if std::ptr::eq(self, Calibration::tables()) {
+            Some(Calibration::tables_vs_greedy_chaos())
+        } else {
+            None
+        }
     }
 
     /// No correction at all.
@@ -400,10 +437,33 @@ mod tests {
             Calibration::hand(),
             Calibration::hand_vs_greedy(),
             Calibration::trained_vs_greedy_chaos(),
+            Calibration::tables(),
+            Calibration::tables_vs_greedy_chaos(),
         ] {
             assert_eq!(table.offset(7, 0), 0.0);
             assert_ne!(table, Calibration::shipped());
         }
+    }
+
+    #[test]
+    fn each_self_play_table_names_its_table_against_a_greedy_chaos() {
+        let pairs = [
+            (
+                Calibration::shipped(),
+                Calibration::trained_vs_greedy_chaos(),
+            ),
+            (Calibration::tables(), Calibration::tables_vs_greedy_chaos()),
+        ];
+        for (table, against_greedy) in pairs {
+            assert!(std::ptr::eq(
+                table.vs_greedy_chaos().unwrap(),
+                against_greedy
+            ));
+        }
+        // The hand weights carry their own tables; a table read from a file has none.
+        assert!(Calibration::hand().vs_greedy_chaos().is_none());
+        let copy: Calibration = Calibration::tables().clone();
+        assert!(copy.vs_greedy_chaos().is_none());
     }
 
     #[test]

@@ -100,7 +100,24 @@ impl Evaluator for BotEval {
     fn calibration(&self) -> Option<&Calibration> {
         match self {
             BotEval::Linear(eval) => eval.calibration(),
-            BotEval::NTuple(_) => None,
+            BotEval::NTuple(eval) => eval.calibration(),
+        }
+    }
+}
+
+impl BotEval {
+    /// The evaluation the default `search` bot values its leaves with, and the analysis
+    /// (hints, reviews, the evaluation graph) searches with: the line-pattern tables over the
+    /// shipped linear weights, with their calibration ([`NTupleEval::tables`]).
+    pub fn shipped() -> BotEval {
+        BotEval::NTuple(NTupleEval::tables())
+    }
+
+    /// The same evaluation without its calibration: the search's own values.
+    pub fn uncalibrated(self) -> BotEval {
+        match self {
+            BotEval::Linear(eval) => BotEval::Linear(eval.with_calibration(None)),
+            BotEval::NTuple(eval) => BotEval::NTuple(eval.with_calibration(None)),
         }
     }
 }

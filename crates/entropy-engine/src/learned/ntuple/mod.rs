@@ -25,7 +25,8 @@ mod patterns;
 pub use patterns::{canonical_line, line_patterns, LinePatterns};
 
 use crate::eval::{
-    features, Bucket, Evaluator, FeatureVector, Weights, BUCKETS, FEATURES, FEATURE_NAMES,
+    features, Bucket, Calibration, Evaluator, FeatureVector, Weights, BUCKETS, FEATURES,
+    FEATURE_NAMES,
 };
 
 /// Chips placed between two stage anchors.
@@ -174,6 +175,14 @@ impl NTupleModel {
             &TRAINED,
             include_bytes!("../../../weights/net7-greedy-order.bin"),
         )
+    }
+
+    /// The line-pattern tables the default `search` bot values its leaves with
+    /// (`weights/tables7.bin`, `entropy train-tables` with its defaults: fitted to the same
+    /// search values as the shipped linear weights, over them).
+    pub fn tables() -> std::sync::Arc<NTupleModel> {
+        static TRAINED: OnceLock<std::sync::Arc<NTupleModel>> = OnceLock::new();
+        NTupleModel::shipped(&TRAINED, include_bytes!("../../../weights/tables7.bin"))
     }
 
     /// Shipped weights, read from `bytes` once into `cell` and shared.
@@ -466,24 +475,47 @@ pub fn classes(side: usize) -> usize {
     side.div_ceil(2)
 }
 
-/// The n-tuple evaluation of one model.
+/// The n-tuple evaluation of one model, and the calibration that turns its searches' values
+/// into expected final scores, where one was fitted for it.
 #[derive(Clone, Debug)]
 pub struct NTupleEval {
     model: std::sync::Arc<NTupleModel>,
+    calibration: Option<&'static Calibration>,
 }
 
 impl NTupleEval {
-    /// An evaluation with this model.
+    /// An evaluation with this model (values shown uncorrected: a calibration belongs to the
+    /// model it was fitted for).
     pub fn new(model: NTupleModel) -> NTupleEval {
         NTupleEval {
             model: std::sync::Arc::new(model),
+            calibration: None,
         }
     }
 
-    /// The shipped model (shared, not copied).
+    /// `entropy train-net`'s shipped model (shared, not copied), uncalibrated.
     pub fn trained() -> NTupleEval {
         NTupleEval {
             model: NTupleModel::trained(),
+            calibration: None,
+        }
+    }
+
+    /// The default `search` bot's leaf evaluation: the shipped line-pattern tables
+    /// ([`NTupleModel::tables`]) with the calibration fitted for them
+    /// ([`Calibration::tables`]).
+    pub fn tables() -> NTupleEval {
+        NTupleEval {
+            model: NTupleModel::tables(),
+            calibration: Some(Calibration::tables()),
+        }
+    }
+
+    /// The same evaluation with another calibration (`None`: values shown as searched).
+    pub fn with_calibration(self, calibration: Option<&'static Calibration>) -> NTupleEval {
+        NTupleEval {
+            calibration,
+            ..self
         }
     }
 
@@ -497,6 +529,10 @@ impl Evaluator for NTupleEval {
     #[inline]
     fn evaluate(&self, position: &Position) -> f64 {
         self.model.value(position)
+    }
+
+    fn calibration(&self) -> Option<&Calibration> {
+        self.calibration
     }
 }
 
