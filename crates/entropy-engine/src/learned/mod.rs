@@ -3,7 +3,8 @@
 //! without them. A new learned model goes here: its file, its agent, its line in
 //! [`crate::bots::BOTS`] and its case in `make_bot`.
 //!
-//! - [`ntuple`]: the n-tuple evaluation (line patterns over the linear one), `net7*.bin`.
+//! - [`ntuple`]: the n-tuple evaluation (line patterns over the linear one): `net7*.bin`, and
+//!   `tables7.bin`, the default search's leaves (`entropy train-tables`).
 //! - [`actions`] and [`observation`]: the reinforcement-learning environment's action numbers
 //!   and observations (the PufferLib plan's planes), here so that the `ppo` bot reads what its
 //!   policy was trained on (`entropy-env` re-exports them).
@@ -17,11 +18,12 @@
 //! - [`BotEval`]: a searching bot's leaf evaluation, linear or n-tuple.
 //!
 //! What the shipped models depend on: every one of them reads the linear evaluation's features
-//! ([`crate::eval::FEATURES`], in order) and `net7*.bin` the shipped linear weights as their
-//! base; `wnet7.onnx` and the policies read [`planes`]. Changing the features, their order or
-//! the planes invalidates the shipped models: retrain them (`scripts/train_agents.sh`), and the
-//! tests that compare their moves and values with golden files (`weights/wnet7-golden.txt`) say
-//! so.
+//! ([`crate::eval::FEATURES`], in order) and `net7*.bin` and `tables7.bin` the linear weights
+//! they were fitted over as their base (a copy kept in the file); `wnet7.onnx` and the policies
+//! read [`planes`]. Changing the features, their order or the planes invalidates the shipped
+//! models: retrain them (`scripts/train_agents.sh`, `entropy train-tables`), and the tests that
+//! compare their moves and values with golden files (`weights/wnet7-golden.txt`, the CodeCup
+//! transcripts) say so.
 
 pub mod actions;
 mod net;
