@@ -166,11 +166,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     println!(
         "search         {search_nodes:>9} nodes at depth {} on {} positions  {:>6.2} M nodes/s  \
          (expectimax: {reference_nodes} nodes, {:.1}x more)",
-        if args.quick {
-            BENCH_DEPTH - 1
-        } else {
-            BENCH_DEPTH
-        },
+        bench_depth(args.quick),
         BENCH_POSITIONS.len(),
         search_nodes as f64 / search_s / 1e6,
         reference_nodes as f64 / search_nodes as f64
@@ -190,6 +186,15 @@ pub fn run(args: Args) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// The depth the search benches search to: one less with `--quick`.
+fn bench_depth(quick: bool) -> u32 {
+    if quick {
+        BENCH_DEPTH - 1
+    } else {
+        BENCH_DEPTH
+    }
+}
+
 /// The fixed positions the search benches search.
 fn bench_positions() -> Vec<Position> {
     BENCH_POSITIONS
@@ -203,7 +208,7 @@ fn bench_positions() -> Vec<Position> {
 /// change it.
 fn search_bench(runs: usize, quick: bool, eval: BotEval) -> (u64, f64) {
     let positions = bench_positions();
-    let depth = if quick { BENCH_DEPTH - 1 } else { BENCH_DEPTH };
+    let depth = bench_depth(quick);
     // Build the evaluation's tables before timing.
     let _ = eval.evaluate(&positions[0]);
     let mut searcher = Searcher::new(eval, 16);
@@ -221,7 +226,7 @@ fn search_bench(runs: usize, quick: bool, eval: BotEval) -> (u64, f64) {
 
 /// Plain expectimax's nodes on the same positions to the same depth (no pruning).
 fn expectimax_bench(quick: bool) -> u64 {
-    let depth = if quick { BENCH_DEPTH - 1 } else { BENCH_DEPTH };
+    let depth = bench_depth(quick);
     bench_positions()
         .iter()
         .map(|p| expectimax_nodes(p, depth))

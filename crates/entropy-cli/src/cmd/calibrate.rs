@@ -91,6 +91,14 @@ impl EvalChoice {
             EvalChoice::Linear => BotEval::Linear(LinearEval::trained()),
         }
     }
+
+    /// The calibration shipped for the evaluation (the one [`EvalChoice::eval`] carries).
+    fn shipped_calibration(self) -> &'static Calibration {
+        match self {
+            EvalChoice::Tables => Calibration::tables(),
+            EvalChoice::Linear => Calibration::shipped(),
+        }
+    }
 }
 
 /// One analysed decision, and how much it counts in a fit (`FILE@WEIGHT`; not written to
@@ -189,10 +197,7 @@ fn chosen_calibration(
     name: Option<&str>,
 ) -> Result<Option<&'static Calibration>> {
     Ok(match name {
-        None => Some(match eval {
-            EvalChoice::Tables => Calibration::tables(),
-            EvalChoice::Linear => Calibration::shipped(),
-        }),
+        None => Some(eval.shipped_calibration()),
         Some("none") => None,
         Some(file) => {
             let text = std::fs::read_to_string(file)
