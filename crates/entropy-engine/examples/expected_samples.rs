@@ -88,15 +88,16 @@ fn main() {
         fail("argument 4 (PREFIX) is missing: the samples go to PREFIX-KIND.csv files")
     };
     let ours = args.get(5).map_or("search", String::as_str).to_string();
-    let spec = match ours.as_str() {
-        "search" | "search-hand" => ours.clone(),
-        "search-linear" => "search:eval=linear".to_string(),
+    // OURS as a bot and its options, so that `self` adds the budget to them.
+    let (base, options) = match ours.as_str() {
+        "search" | "search-hand" => (ours.as_str(), ""),
+        "search-linear" => ("search", "eval=linear,"),
         _ => fail(&format!(
             "argument 6 ({ours:?}): use search, search-linear or search-hand"
         )),
     };
     let opponent = match args.get(4).map_or("greedy", String::as_str) {
-        "self" => format!("{spec}:nodes={nodes}"),
+        "self" => format!("{base}:{options}nodes={nodes}"),
         other => other.to_string(),
     };
     if let Err(e) = make_bot(&opponent, 0) {
