@@ -12,10 +12,10 @@
 # Two sets of self-play games, weighted to count alike (docs/search.md, Calibration); they are
 # the linear evaluation's games (the default before the tables), whose final scores stand for
 # play between two such searchers:
-#   the web page's strength: docs/matches/selfplay-web.jsonl (search:nodes=100000 against
+#   the web page's strength: results/matches/selfplay-web.jsonl.gz (search:nodes=100000 against
 #     itself, 200 games): every decision searched at 20,000 nodes (the evaluation graph's
 #     budget), every 3rd at 300,000 and every 7th at 1,500,000 (about the Hint's second);
-#   30 s per game: docs/matches/memo-30s.jsonl, selfplay-30s.jsonl and selfplay-30s-seed2.jsonl
+#   30 s per game: results/matches/memo-30s.jsonl.gz, selfplay-30s.jsonl.gz and selfplay-30s-seed2.jsonl.gz
 #     (77 distinct games): every decision at 20,000 nodes, every 3rd at 300,000; weight 2.6.
 # About 30 minutes on 2 cores for the linear evaluation, 40 for the tables; samples go to
 # target/calibration/ (target/calibration/tables/) and are reused when there.
@@ -39,8 +39,8 @@ out=${2:-$root/crates/entropy-engine/weights/$shipped}
 entropy=$root/target/release/entropy
 [ -x "$entropy" ] || cargo build --release --manifest-path "$root/Cargo.toml" >&2
 mkdir -p "$work"
-matches=$root/docs/matches
-cat "$matches/memo-30s.jsonl" "$matches/selfplay-30s.jsonl" "$matches/selfplay-30s-seed2.jsonl" \
+matches=$root/results/matches
+gzip -dc "$matches/memo-30s.jsonl.gz" "$matches/selfplay-30s.jsonl.gz" "$matches/selfplay-30s-seed2.jsonl.gz" \
   >"$work/games-30s.jsonl"
 
 # samples NAME RECORDS NODES EVERY: every EVERY-th decision of RECORDS searched at NODES.
@@ -53,9 +53,9 @@ samples() {
     mv "$file.partial" "$file"
   fi
 }
-samples web-20k "$matches/selfplay-web.jsonl" 20000 1
-samples web-300k "$matches/selfplay-web.jsonl" 300000 3
-samples web-1500k "$matches/selfplay-web.jsonl" 1500000 7
+samples web-20k "$matches/selfplay-web.jsonl.gz" 20000 1
+samples web-300k "$matches/selfplay-web.jsonl.gz" 300000 3
+samples web-1500k "$matches/selfplay-web.jsonl.gz" 1500000 7
 samples 30s-20k "$work/games-30s.jsonl" 20000 1
 samples 30s-300k "$work/games-30s.jsonl" 300000 3
 cd "$work"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The gauntlet (docs/testing.md): CANDIDATE against opponents that are not itself, on paired
-# deals, two games at a time, each match's records under docs/matches/ (run the same command
+# deals, two games at a time, each match's records under results/matches/ (run the same command
 # again to resume), then a table of the paired margins.
 #
 # Usage: scripts/gauntlet.sh CANDIDATE [BASE] [--clock S] [--deals N] [--against REV]
@@ -9,7 +9,7 @@
 #   BASE         the previous default, a revision [default: none: the three fixed opponents]
 #   --clock S    seconds per game and player [default: 30, CodeCup's]
 #   --deals N    deals per opponent [default: 100]
-#   --against R  a player whose gauntlet records (same clock) are in docs/matches: the table
+#   --against R  a player whose gauntlet records (same clock) are in results/matches: the table
 #                adds CANDIDATE's margin less R's, deal by deal on the same deals
 #                (`entropy records`), e.g. the default the issue started from
 # The opponents: expecti:depth=4 (the course assignment's expectiminimax), net (the learned
@@ -52,7 +52,7 @@ fi
 table="$header records |"$'\n'"$rule---|"
 for opponent in "${opponents[@]}"; do
   b=$(player "$opponent")
-  out=$root/docs/matches/gauntlet-$(label "$candidate")-vs-$(label "$opponent")-${clock}s.jsonl
+  out=$root/results/matches/gauntlet-$(label "$candidate")-vs-$(label "$opponent")-${clock}s.jsonl.gz
   echo "gauntlet.sh: $candidate vs $opponent, $deals deals at $clock s -> $out" >&2
   summary=$("$entropy" match "$a" "$b" --clock "$clock" --deals "$deals" --jobs 2 --out "$out")
   printf '%s\n' "$summary" >&2
@@ -60,8 +60,8 @@ for opponent in "${opponents[@]}"; do
   less=$(printf '%s\n' "$summary" | sed -n "s/^less the draws' luck[^:]*: \([^(]*\)(95% CI.*/\1/p")
   row="| $opponent | ${margin:-?} | ${less:--} |"
   if [ -n "$against" ]; then
-    theirs=$root/docs/matches/gauntlet-$(label "$against")-vs-$(label "$opponent")-${clock}s.jsonl
-    if [ -f "$theirs" ]; then
+    theirs=$root/results/matches/gauntlet-$(label "$against")-vs-$(label "$opponent")-${clock}s.jsonl.gz
+    if [ -f "$theirs" ] || [ -f "${theirs%.gz}" ]; then
       versus=$("$entropy" records "$out" --against "$theirs" |
         sed -n "s/^  this match's margin less the other's, deal by deal: \(.*\) (95% CI)$/\1/p")
     else
@@ -70,6 +70,6 @@ for opponent in "${opponents[@]}"; do
     fi
     row+=" ${versus:--} |"
   fi
-  table+=$'\n'"$row \`docs/matches/$(basename "$out")\` |"
+  table+=$'\n'"$row \`results/matches/$(basename "$out")\` |"
 done
 printf '%s\n' "$table"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # One rung of the test ladder (docs/testing.md): an SPRT of CANDIDATE against BASE at a preset
-# clock and bounds, on paired deals, two games at a time, its records under docs/matches/.
+# clock and bounds, on paired deals, two games at a time, its records under results/matches/ (compressed once the test ends).
 # Run the same command again to resume it where it stopped.
 #
 # Usage: scripts/sprt.sh CANDIDATE BASE stc|ltc|nonreg [ENTROPY-MATCH-OPTIONS...]
@@ -42,7 +42,7 @@ entropy=$root/target/release/entropy
 
 a=$(player "$candidate")
 b=$(player "$base")
-out=$root/docs/matches/sprt-$preset-$(label "$candidate")-vs-$(label "$base").jsonl
+out=$root/results/matches/sprt-$preset-$(label "$candidate")-vs-$(label "$base").jsonl.gz
 if [ "${ENTROPY_CLUSTER:-0}" = 1 ]; then
   runner=(python3 -m hyle_entropy.cluster match)
   [ -n "${ENTROPY_ADDRESS:-}" ] && runner+=(--address "$ENTROPY_ADDRESS")

@@ -32,8 +32,10 @@ test's status, and once it decides no game starts and the games under way are ca
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import math
+import os
 import statistics
 import sys
 from dataclasses import dataclass
@@ -62,6 +64,39 @@ class MatchSpec:
         setting is not valid)."""
         return json.loads(match_key(self.a, self.b, seed=self.seed, clock=self.clock,
                                     clock_b=self.clock_b, size=self.size, luck=self.luck))
+
+
+def record_parts(out: Path) -> Tuple[Path, Path, bool]:
+    """The two files of a record as ``entropy match`` keeps them: the compressed part
+    (``X.jsonl.gz``, gzip members one after another), the plain part being written
+    (``X.jsonl``), and whether the record was named compressed (and so is sealed when done)."""
+    if out.name.endswith(".gz"):
+        return out, out.with_name(out.name[:-3]), True
+    return out.with_name(out.name + ".gz"), out, False
+
+
+def read_sealed_lines(out: Path) -> List[str]:
+    """The lines of a record's compressed part (none where it has none)."""
+    sealed, _, _ = record_parts(out)
+    if not sealed.exists():
+        return []
+    with gzip.open(sealed, "rt") as file:
+        return file.read().splitlines()
+
+
+def seal(out: Path) -> None:
+    """Appends the plain part of a record named compressed to its compressed part, as one more
+    gzip member, then removes the plain part (``entropy match`` does the same)."""
+    sealed, plain, compressed = record_parts(out)
+    if not compressed or not plain.exists():
+        return
+    text = plain.read_text()
+    if text.strip():
+        with open(sealed, "ab") as file:
+            file.write(gzip.compress(text.encode(), compresslevel=9))
+            file.flush()
+            os.fsync(file.fileno())
+    plain.unlink()
 
 
 def parse_records(lines: List[str]) -> Tuple[List[dict], List[str]]:
@@ -100,16 +135,22 @@ def run_match(spec: MatchSpec, deals: int, out: Path, address: Optional[str] = N
     carries its status, and no game starts once it decides."""
     import ray
 
-    lines = out.read_text().splitlines() if out.exists() else []
-    records, problems = parse_records(lines)
+    _, plain, _ = record_parts(out)
+    records, problems = parse_records(read_sealed_lines(out))
+    if problems:
+        raise ValueError(f"{out}: unreadable lines in its compressed part "
+                         f"({'; '.join(problems[:3])})")
+    lines = plain.read_text().splitlines() if plain.exists() else []
+    tail, problems = parse_records(lines)
     if len(problems) == 1 and problems[0].startswith(f"line {len(lines)}:"):
         # A driver killed while writing leaves half a last line: drop it, the game is replayed.
-        out.write_text("".join(line + "\n" for line in lines[:-1]))
-        print(f"{out}: dropped a half-written last line", file=sys.stderr)
+        plain.write_text("".join(line + "\n" for line in lines[:-1]))
+        print(f"{plain}: dropped a half-written last line", file=sys.stderr)
         problems = []
     if problems:
-        raise ValueError(f"{out}: unreadable lines ({'; '.join(problems[:3])}); "
+        raise ValueError(f"{plain}: unreadable lines ({'; '.join(problems[:3])}); "
                          "remove them to resume")
+    records += tail
     key = spec.key()
     for record in records:
         if record["match"] != key:
@@ -121,12 +162,13 @@ def run_match(spec: MatchSpec, deals: int, out: Path, address: Optional[str] = N
             sprt.add(json.dumps(record))
         if sprt.decision() is not None:
             print(f"{out}: the SPRT had already decided; no game to play", file=sys.stderr)
+            seal(out)
             return records
     done = {(r["deal"], r["game"]) for r in records}
     tasks = [(d, g) for d in range(deals) for g in (0, 1) if (d, g) not in done]
     if tasks:
         workers = init_ray(ray, address, workers)
-        with out.open("a") as file:
+        with plain.open("a") as file:
             def on_record(line: str) -> bool:
                 record = json.loads(line)
                 # A retried task can finish twice: each game is recorded once.
@@ -148,6 +190,7 @@ def run_match(spec: MatchSpec, deals: int, out: Path, address: Optional[str] = N
             _run_remote(ray, spec, tasks, workers, on_record)
         if not quiet:
             print(file=sys.stderr)
+    seal(out)
     return records
 
 
@@ -206,7 +249,9 @@ def main(argv: Optional[List[str]] = None) -> int:
                             "it out of the margins the SPRT tests; 0: margins as played "
                             "[default: 2, or what the records file being resumed used]")
     match.add_argument("--out", type=Path, default=None,
-                       help="JSON lines file of records [default: match-A-vs-B-sSEED.jsonl]")
+                       help="JSON lines file of records [default: match-A-vs-B-sSEED.jsonl]; "
+                            "a name ending in .gz is written plain beside it while the match "
+                            "runs and compressed when it ends")
     add_ray_arguments(match)
     from hyle_entropy import cluster_train
     cluster_train.add_parser(commands)
@@ -248,7 +293,8 @@ def main(argv: Optional[List[str]] = None) -> int:
 def _recorded_luck(out: Path) -> Optional[int]:
     """The luck depth of the records in ``out`` (None: margins as played), or 2 (the default
     of ``entropy match``) when it holds none, so a resumed match keeps its statistic."""
-    lines = out.read_text().splitlines() if out.exists() else []
+    _, plain, _ = record_parts(out)
+    lines = read_sealed_lines(out) + (plain.read_text().splitlines() if plain.exists() else [])
     records, _ = parse_records(lines)
     return records[0]["match"].get("luck") if records else 2
 

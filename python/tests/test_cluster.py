@@ -65,3 +65,20 @@ def test_the_command_line_plays_and_reports_bad_input(local_ray, tmp_path, capsy
     assert "less the draws' luck" in printed
     assert main(["match", "bot:nonsense", "random", "--deals", "1", "--out", str(out)]) == 2
     assert "player a" in capsys.readouterr().err
+
+
+def test_a_record_named_compressed_is_sealed_when_done_and_extended(local_ray, tmp_path):
+    import gzip
+
+    spec = MatchSpec("greedy", "random", seed=3, clock=10, size=5)
+    out = tmp_path / "m.jsonl.gz"
+    plain = tmp_path / "m.jsonl"
+    assert len(run_match(spec, 2, out, quiet=True)) == 4
+    assert out.exists() and not plain.exists()
+    # A second sitting appends a gzip member, which gzip reads as one stream.
+    assert len(run_match(spec, 3, out, quiet=True)) == 6
+    assert not plain.exists()
+    lines = gzip.open(out, "rt").read().splitlines()
+    assert sorted((json.loads(l)["deal"], json.loads(l)["game"]) for l in lines) == [
+        (d, g) for d in range(3) for g in (0, 1)]
+    assert len(run_match(spec, 3, out, quiet=True)) == 6

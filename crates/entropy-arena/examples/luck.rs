@@ -4,7 +4,7 @@
 //! default (docs/testing.md).
 //!
 //! Arguments: a records file, and the depth of the valuing search (2).
-//! `cargo run --release -p entropy-arena --example luck -- docs/matches/FILE.jsonl 2`
+//! `cargo run --release -p entropy-arena --example luck -- results/matches/FILE.jsonl.gz 2`
 use std::collections::BTreeMap;
 
 use entropy_arena::luck::game_luck;

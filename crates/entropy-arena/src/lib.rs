@@ -8,6 +8,8 @@
 //! - [`luck`]: the luck of a game's draws, taken out of paired margins to measure with less
 //!   noise.
 //! - [`record`]: the JSON line written for every game, and reading a file of them back.
+//! - [`store`]: where records live: a plain part being written and a compressed part.
+//! - [`results`]: the results page, generated from the records and the index naming them.
 //! - [`tournament`]: a match of paired deals, run in parallel, resumable.
 //! - [`stats`]: means, paired differences and t-based confidence intervals.
 //! - [`sprt`]: the sequential probability ratio test on paired margins.
@@ -20,9 +22,11 @@ pub mod game;
 pub mod luck;
 pub mod player;
 pub mod record;
+pub mod results;
 pub mod sprt;
 pub mod spsa;
 pub mod stats;
+pub mod store;
 pub mod tournament;
 
 /// Mixes a seed with further numbers (SplitMix64 finaliser), so that every deal, game and role

@@ -1,7 +1,6 @@
 //! The JSON line written for every game, and reading a file of them back (to resume a match or
 //! summarise it again).
 
-use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::time::Duration;
 
@@ -277,28 +276,39 @@ pub fn parse_moves(entries: &[String]) -> Result<Vec<Move>, entropy_core::ParseE
 /// The records of a JSON lines file, and what was wrong with the lines that could not be read.
 #[derive(Debug, Default)]
 pub struct RecordFile {
-    /// The records read, in file order.
+    /// The records read, in file order: the compressed part's first ([`crate::store`]).
     pub records: Vec<GameRecord>,
-    /// Problems, one per bad line (`line N: ...`). A half-written last line is one of these.
+    /// How many of the records came from the compressed part.
+    pub sealed: usize,
+    /// Problems, one per bad line (`FILE line N: ...`). A half-written last line is one of
+    /// these.
     pub problems: Vec<String>,
+    /// Whether any problem is in the compressed part, which no resumed match rewrites.
+    pub sealed_problems: bool,
 }
 
-/// Reads a file of game records; a missing file is an empty one.
+/// Reads a record's game lines, from both its parts ([`crate::store`]); a missing record is an
+/// empty one.
 pub fn read_records(path: &Path) -> std::io::Result<RecordFile> {
-    let file = match std::fs::File::open(path) {
-        Ok(file) => file,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(RecordFile::default()),
-        Err(e) => return Err(e),
-    };
     let mut out = RecordFile::default();
-    for (i, line) in BufReader::new(file).lines().enumerate() {
-        let line = line?;
-        if line.trim().is_empty() {
-            continue;
+    let sealed_path = crate::store::RecordPaths::new(path).sealed;
+    for (part, text) in crate::store::read_parts(path)?.unwrap_or_default() {
+        let sealed = part == sealed_path;
+        for (i, line) in text.lines().enumerate() {
+            if line.trim().is_empty() {
+                continue;
+            }
+            match serde_json::from_str::<GameRecord>(line) {
+                Ok(record) => out.records.push(record),
+                Err(e) => {
+                    out.problems
+                        .push(format!("{} line {}: {e}", part.display(), i + 1));
+                    out.sealed_problems |= sealed;
+                }
+            }
         }
-        match serde_json::from_str::<GameRecord>(&line) {
-            Ok(record) => out.records.push(record),
-            Err(e) => out.problems.push(format!("line {}: {e}", i + 1)),
+        if sealed {
+            out.sealed = out.records.len();
         }
     }
     Ok(out)

@@ -194,6 +194,80 @@ fn records_summarise_a_match_and_compare_it_with_another_on_the_same_deals() {
 }
 
 #[test]
+fn a_compressed_record_is_written_plain_then_sealed_and_extended_by_a_new_sitting() {
+    let dir = scratch("sealed");
+    let sealed = dir.join("m.jsonl.gz");
+    let plain = dir.join("m.jsonl");
+    let play = |deals: &str| {
+        let out = entropy(
+            &[
+                "match",
+                "greedy",
+                "random",
+                "--clock",
+                "5",
+                "--deals",
+                deals,
+                "--out",
+                sealed.to_str().unwrap(),
+                "--quiet",
+            ],
+            "",
+        );
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        text(&out.stdout)
+    };
+    let first = play("2");
+    // Finished: the games are in the compressed part alone.
+    assert!(sealed.exists() && !plain.exists());
+    let mut head = [0u8; 2];
+    std::io::Read::read_exact(&mut std::fs::File::open(&sealed).unwrap(), &mut head).unwrap();
+    assert_eq!(head, [0x1f, 0x8b], "gzip");
+    // Extended: the new games go plain while they are played, then join the compressed part.
+    let second = play("3");
+    assert!(second.contains("(6 games)"), "{second}");
+    assert!(!plain.exists());
+    // Either name reads the whole record, as the match printed it.
+    for name in [&sealed, &plain] {
+        let out = entropy(&["records", name.to_str().unwrap()], "");
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        assert_eq!(
+            text(&out.stdout).replace("m.jsonl.gz", "m.jsonl"),
+            second.replace("m.jsonl.gz", "m.jsonl")
+        );
+    }
+    assert!(first.contains("(4 games)"), "{first}");
+    // A plain part left by an interrupted sitting is read after the compressed one.
+    std::fs::write(&plain, "{\"truncated\": \n").unwrap();
+    let out = entropy(&["records", sealed.to_str().unwrap()], "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("m.jsonl line 1"),
+        "{}",
+        text(&out.stderr)
+    );
+    // --fresh removes both parts.
+    let out = entropy(
+        &[
+            "match",
+            "greedy",
+            "random",
+            "--deals",
+            "1",
+            "--clock",
+            "5",
+            "--fresh",
+            "--quiet",
+            "--out",
+            sealed.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("(2 games)"));
+}
+
+#[test]
 fn an_sprt_match_stops_when_it_decides_and_resumes_to_the_same_decision() {
     let dir = scratch("sprt");
     let out_file = dir.join("games.jsonl");
@@ -652,4 +726,50 @@ fn a_non_regression_test_takes_bounds_below_zero_joined_to_its_option() {
         script.contains("\"--sprt=$bounds\""),
         "sprt.sh joins its bounds to --sprt"
     );
+}
+
+/// The repository's root, where `results/` and `docs/` are.
+fn repository() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+#[test]
+fn the_results_page_is_what_the_records_make() {
+    let out = Command::new(env!("CARGO_BIN_EXE_entropy"))
+        .args(["results", "--check"])
+        .current_dir(repository())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "docs/results.md is stale or the index misses a record: run `entropy results`\n{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn results_check_fails_on_a_page_edited_by_hand() {
+    let dir = scratch("results");
+    let page = dir.join("results.md");
+    let store = repository().join("results");
+    let run = |check: bool| {
+        let mut args = vec![
+            "results",
+            "--store",
+            store.to_str().unwrap(),
+            "--out",
+            page.to_str().unwrap(),
+        ];
+        if check {
+            args.push("--check");
+        }
+        entropy(&args, "")
+    };
+    assert!(run(false).status.success());
+    assert!(run(true).status.success());
+    let edited = std::fs::read_to_string(&page)
+        .unwrap()
+        .replacen("+8.8 ± 1.3", "+9.9 ± 1.3", 1);
+    std::fs::write(&page, edited).unwrap();
+    assert_fails(&run(true), 2, "is not what the records make");
 }

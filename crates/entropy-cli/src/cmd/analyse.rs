@@ -400,8 +400,8 @@ impl Summary {
 /// Reads the games of a file: JSON lines (one game per line) or one CodeCup transcript or move
 /// list. Returns the games and a problem for each line that is not a readable game.
 fn read_games(path: &Path) -> Result<(Vec<Game>, Vec<String>)> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let text = entropy_arena::store::read_text(path)
+        .with_context(|| format!("cannot read {}", path.display()))?;
     let name = path.display().to_string();
     let first = text
         .lines()

@@ -14,7 +14,7 @@ use super::matches::{format_ci, play_match};
 
 /// Play each row's player against a reference on paired deals and tabulate the results.
 ///
-/// Every row is an `entropy match` against the reference, kept in DIR/ROW.jsonl, so an
+/// Every row is an `entropy match` against the reference, kept in DIR/ROW.jsonl.gz, so an
 /// interrupted ladder resumes and a row can be extended by running again with more deals. The
 /// table (written to DIR/ladder.md and printed) is made from every match file in DIR against
 /// the reference, whatever run made it: slow rows can be played with fewer deals.
@@ -103,7 +103,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             };
             let path = args
                 .dir
-                .join(format!("{}.jsonl", slug(&spec.short_label())));
+                .join(format!("{}.jsonl.gz", slug(&spec.short_label())));
             eprintln!(
                 "row {}: {} deals against {}",
                 spec.short_label(),
@@ -140,9 +140,19 @@ fn table(args: &Args, reference: &PlayerSpec) -> Result<String> {
     let mut entries: Vec<PathBuf> = std::fs::read_dir(&args.dir)
         .with_context(|| format!("cannot list {}", args.dir.display()))?
         .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
+        .filter_map(|p| {
+            // Each record once, by its compressed name, whichever of its parts is there.
+            let name = p.to_string_lossy().into_owned();
+            if name.ends_with(".jsonl.gz") {
+                Some(p)
+            } else {
+                name.ends_with(".jsonl")
+                    .then(|| PathBuf::from(format!("{name}.gz")))
+            }
+        })
         .collect();
     entries.sort();
+    entries.dedup();
     for path in entries {
         let file =
             read_records(&path).with_context(|| format!("cannot read {}", path.display()))?;

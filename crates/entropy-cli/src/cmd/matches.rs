@@ -1,7 +1,6 @@
 //! `entropy match`: the arena.
 
 use std::collections::HashSet;
-use std::fs::{self, OpenOptions};
 use std::io::Write;
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
@@ -13,6 +12,7 @@ use entropy_arena::player::PlayerSpec;
 use entropy_arena::record::{read_records, GameRecord, MatchKey};
 use entropy_arena::sprt::{MatchSprt, SprtConfig, SprtStatus};
 use entropy_arena::stats::{summarize, MeanCi, Summary};
+use entropy_arena::store;
 use entropy_arena::tournament::{MatchConfig, Task};
 
 /// Play a match between two players on paired deals and summarise it.
@@ -87,7 +87,8 @@ pub struct Args {
     /// Board side: 7, or 5 for Entropy(5) (built-in bots only).
     #[arg(long, default_value_t = 7)]
     size: usize,
-    /// The JSON lines file of game records [default: match-A-vs-B-sSEED.jsonl].
+    /// The JSON lines file of game records [default: match-A-vs-B-sSEED.jsonl]; a name ending in
+    /// `.gz` is written plain beside it while the match runs and compressed when it ends.
     #[arg(long)]
     out: Option<PathBuf>,
     /// Start again: delete the records file first instead of resuming from it.
@@ -130,8 +131,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
         .max(1);
     let default_deals = if sprt.is_some() { 1000 } else { 100 };
     let path = args.out.clone().unwrap_or_else(|| default_path(&key));
-    if args.fresh && path.exists() {
-        fs::remove_file(&path).with_context(|| format!("cannot delete {}", path.display()))?;
+    if args.fresh {
+        store::remove(&path).with_context(|| format!("cannot delete {}", path.display()))?;
     }
     // A resumed match keeps the luck depth its records were made with unless told otherwise.
     let luck = match args.luck {
@@ -193,10 +194,7 @@ pub fn play_match(
             tasks.len()
         );
     }
-    let mut file = OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(path)
+    let mut file = store::open_for_append(path)
         .with_context(|| format!("cannot open {} for writing", path.display()))?;
     let bar = super::progress_bar(quiet, config.deals as u64 * 2, done.len() as u64, "games");
     let mut write_error = None;
@@ -244,6 +242,9 @@ pub fn play_match(
     if let Some(e) = write_error {
         return Err(e).with_context(|| format!("cannot write to {}", path.display()));
     }
+    drop(file);
+    // Every game played (or the test decided): a record named `.gz` is compressed now.
+    store::seal(path).with_context(|| format!("cannot compress {}", path.display()))?;
     Ok((records, test.map(|t| t.status())))
 }
 
@@ -293,19 +294,24 @@ fn load_previous(path: &Path, key: &MatchKey) -> Result<Vec<GameRecord>> {
         );
     }
     if !file.problems.is_empty() {
-        for problem in &file.problems {
-            eprintln!("warning: {}: dropping unreadable {problem}", path.display());
+        if file.sealed_problems {
+            bail!(
+                "{}: unreadable lines in the compressed part ({}); it is never rewritten: \
+                 repair it, or start again with --fresh",
+                path.display(),
+                file.problems[0]
+            );
         }
-        let temporary = path.with_extension("jsonl.tmp");
+        for problem in &file.problems {
+            eprintln!("warning: dropping unreadable {problem}");
+        }
         let mut text = String::new();
-        for record in &file.records {
+        for record in &file.records[file.sealed..] {
             text.push_str(&serde_json::to_string(record).expect("records serialise"));
             text.push('\n');
         }
-        fs::write(&temporary, text)
-            .with_context(|| format!("cannot write {}", temporary.display()))?;
-        fs::rename(&temporary, path)
-            .with_context(|| format!("cannot replace {}", path.display()))?;
+        store::rewrite_open(path, &text)
+            .with_context(|| format!("cannot rewrite {}", path.display()))?;
     }
     Ok(file.records)
 }

@@ -12,6 +12,7 @@ pub mod perft;
 pub mod play;
 pub mod policy_data;
 pub mod records;
+pub mod results;
 pub mod score;
 pub mod serve;
 pub mod train;

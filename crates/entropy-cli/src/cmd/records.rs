@@ -90,12 +90,12 @@ fn signed(ci: &MeanCi) -> String {
 /// games of more than one match; unreadable lines (a game cut off mid-write) are skipped with a
 /// warning, and the file is left as it is.
 fn load(path: &Path) -> Result<Vec<GameRecord>> {
-    if !path.exists() {
+    if !entropy_arena::store::RecordPaths::new(path).exists() {
         bail!("{}: no such file", path.display());
     }
     let file = read_records(path).with_context(|| format!("cannot read {}", path.display()))?;
     for problem in &file.problems {
-        eprintln!("warning: {}: skipping unreadable {problem}", path.display());
+        eprintln!("warning: skipping unreadable {problem}");
     }
     let Some(first) = file.records.first() else {
         bail!("{} holds no game record", path.display());

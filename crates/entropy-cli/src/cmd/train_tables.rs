@@ -18,15 +18,13 @@ use entropy_train::{generate, start_weights, TrainConfig};
 /// error is written to `--out` after each pass that improves it.
 ///
 /// With the defaults this reproduces the default `search` bot's tables,
-/// crates/entropy-engine/weights/tables7.bin (docs/weights/nt10000.bin, which passed the test
-/// ladder against the 3,000-game tables before it, docs/testing.md), whatever `--jobs` is:
-/// about 12 minutes on 2 cores.
+/// crates/entropy-engine/weights/tables7.bin, whatever `--jobs` is: about 12 minutes on 2 cores.
 #[derive(clap::Args)]
 pub struct Args {
     /// Seed of the self-play chip orders and opening randomisation, and of the passes' order.
     #[arg(long, default_value_t = 7)]
     seed: u64,
-    /// Self-play games (3000 made docs/weights/nt3000.bin, the default's tables before).
+    /// Self-play games.
     #[arg(long, default_value_t = 10000)]
     games: usize,
     /// Positions each search may visit.
