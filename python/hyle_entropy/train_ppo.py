@@ -3,7 +3,7 @@
 train.device=cuda`` on a GPU).
 
     pip install "hyle-entropy[puffer]"      # pufferlib-core, torch, onnx, matplotlib
-    python -m hyle_entropy.train_ppo --out runs/ppo      # 30 M steps: 83 minutes on 2 cores
+    python -m hyle_entropy.train_ppo --out runs/ppo      # 30 M steps (entropy.ini says how long)
 
 By default the untrained policy plays as ``search:depth=1`` does (``policy.eval_start``), holds
 its logits while the value learns (``warmup.critic_steps``) and trains against greedy and the

@@ -85,7 +85,7 @@ fn match_between_built_in_bots_writes_records_and_resumes() {
     );
     assert!(second.status.success(), "{}", text(&second.stderr));
     let stderr = text(&second.stderr);
-    assert!(stderr.contains("dropping unreadable line 6"), "{stderr}");
+    assert!(stderr.contains("dropping unreadable") && stderr.contains("games.jsonl line 6"), "{stderr}");
     assert!(stderr.contains("5 games recorded, 5 to play"), "{stderr}");
     let games = records(&out_file);
     assert_eq!(games.len(), 10);
@@ -772,4 +772,59 @@ fn results_check_fails_on_a_page_edited_by_hand() {
         .replacen("+8.8 ± 1.3", "+9.9 ± 1.3", 1);
     std::fs::write(&page, edited).unwrap();
     assert_fails(&run(true), 2, "is not what the records make");
+}
+
+/// The figures `±` joins in a text: `+8.8 ± 1.3`, `-0.5 ± 2.0`, `59.1 ± 4.2`.
+fn figures(text: &str) -> Vec<String> {
+    let words: Vec<&str> = text
+        .split(|c: char| c.is_whitespace() || matches!(c, '(' | ')' | ',' | ';' | '|' | '*'))
+        .filter(|w| !w.is_empty())
+        .collect();
+    words
+        .windows(3)
+        .filter(|w| w[1] == "±")
+        .map(|w| format!("{} ± {}", w[0], w[2]))
+        .collect()
+}
+
+#[test]
+fn every_figure_in_the_readme_is_on_the_results_page() {
+    let root = repository();
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let page = std::fs::read_to_string(root.join("docs/results.md")).unwrap();
+    let quoted = figures(&readme);
+    assert!(quoted.len() >= 5, "{quoted:?}");
+    for figure in quoted {
+        assert!(
+            page.contains(&figure),
+            "README.md quotes {figure}, which docs/results.md does not show"
+        );
+    }
+}
+
+#[test]
+fn the_readme_is_a_front_door() {
+    let readme = std::fs::read_to_string(repository().join("README.md")).unwrap();
+    assert!(
+        readme.lines().count() < 150,
+        "README.md has grown past 150 lines"
+    );
+    let mut code = false;
+    for line in readme.lines() {
+        if line.starts_with("```") {
+            code = !code;
+        } else if !code {
+            assert!(
+                line.chars().count() <= 200,
+                "a README line over 200 characters: {line}"
+            );
+        }
+    }
+    // The two commands come first.
+    let first = readme
+        .lines()
+        .skip_while(|l| !l.starts_with("```"))
+        .nth(1)
+        .unwrap();
+    assert!(first.starts_with("cargo run --release -- serve"), "{first}");
 }

@@ -1,7 +1,7 @@
 //! How the searching bot reads a Chaos opponent: over games of a searching Order against it,
 //! the share of the Chaos's placements greedy could have played, and the Order decisions at
 //! which the bot read that Chaos as greedy or searched it as weak (its opponent model,
-//! docs/search.md "Opponent model"; a Chaos read as greedy is searched as any other since
+//! docs/search.md "Reading the opponent"; a Chaos read as greedy is searched as any other since
 //! 2026-11-29, and the reading picks the table that corrects the expected score shown).
 //!
 //! `cargo run -p entropy-engine --example opponent_model -- [GAMES] [NODES] [CHAOS] [TENTHS]`:

@@ -17,12 +17,12 @@ pub const DEFAULT_TABLE_MIB: usize = 16;
 
 /// The mean regret per move above which the default bot counts its opponent weak: random
 /// players give away about 2.3 expected points a move by the judge, the spoiler and heuristic
-/// bots 1.3 to 1.8, searchers 0.1 to 0.5 (docs/search.md, "Opponent model").
+/// bots 1.3 to 1.8, searchers 0.1 to 0.5 (docs/search.md, "Reading the opponent").
 pub const DEFAULT_WEAK_REGRET: f64 = 2.0;
 
 /// The mean regret per move the opponent must reach before the default bot reads it as greedy:
 /// greedy gives away 0.6 to 2.4 points a move by the judge, a searching Chaos, which plays
-/// greedy's placements 80% of the time, 0.0 to 0.3 (docs/search.md, "Opponent model"). Passed
+/// greedy's placements 80% of the time, 0.0 to 0.3 (docs/search.md, "Reading the opponent"). Passed
 /// the ladder's STC and LTC (docs/testing.md).
 pub const DEFAULT_GREEDY_REGRET: f64 = 0.5;
 
@@ -58,7 +58,7 @@ pub struct SearchOptions {
     /// weights ([`LinearEval::hand`]), which concede fewer points to greedy's Order than the
     /// trained ones: +5.4 ± 2.6 points a deal against greedy at 30 s, +5.6 ± 2.4 at 3 s, on the
     /// same 100 deals each; against every other built-in Order it never switches on
-    /// (docs/search.md, "Chaos against greedy's Order").
+    /// (docs/search.md, "Reading the opponent").
     pub hand_vs_greedy: bool,
 }
 
@@ -343,7 +343,7 @@ impl Bot for SearchBot {
                 // own Chaos the greedy model gained 0.5 points a game (its placements are
                 // what a minimising Chaos mostly plays), and against a searching Chaos whose
                 // placements are greedy's nine times in ten it cost about 2 a deal
-                // (docs/search.md, "Opponent model").
+                // (docs/search.md, "Reading the opponent").
                 _ => OpponentModel {
                     weak_chaos: weak,
                     weakness,
