@@ -26,8 +26,8 @@ mkdir -p "$dir"
 cargo build --release --quiet -p entropy-cli
 entropy=target/release/entropy
 $entropy train-net --jobs "$jobs" --out "$dir/net7.bin" --curve "$dir/net-curve.csv" --quiet
-$entropy train-net --method td --chaos search:depth=1,model=0,tt=1 \
-  --chaos "net:weights=$dir/net7.bin" --games 300000 --eval-every 50000 --eval-deals 100 \
+$entropy train-net --method td --chaos search:depth=1,watch=0,tt=1 \
+  --chaos "net:model=$dir/net7.bin" --games 300000 --eval-every 50000 --eval-deals 100 \
   --jobs "$jobs" --out "$dir/net7-order.bin" --curve "$dir/net-order-curve.csv" --quiet
 $entropy train-net --method td --greedy-chaos --games 300000 --eval-every 50000 \
   --eval-deals 200 --jobs "$jobs" --out "$dir/net7-greedy-order.bin" \
@@ -37,9 +37,9 @@ $entropy policy-data --role chaos --games 6000 --teacher spoiler --opponent gree
 ${PYTHON:-python3} -m hyle_entropy.placement_net train --data "$dir/greedy" --lr 2e-3 \
   --epochs "${GREEDY_EPOCHS:-1}" --seed 2026 --threads "$jobs" \
   --out "$dir/pnet-chaos-greedy.onnx"
-net="net:weights=$dir/net7.bin,order=$dir/net7-order.bin,greedy=$dir/net7-greedy-order.bin"
+net="net:model=$dir/net7.bin,order=$dir/net7-order.bin,against_greedy=$dir/net7-greedy-order.bin"
 echo "trained in $dir; measure them:"
 echo "  $entropy match $net search:depth=1 --deals 200    # paired margin >= +10"
 echo "  $entropy match $net greedy --deals 500            # >= 110 as Order"
 echo "  # with a wnet build (cargo build --release --features wnet), <= 30 conceded:"
-echo "  $entropy match pnet:model=$dir/pnet-chaos-greedy.onnx,greedy=$dir/pnet-chaos-greedy.onnx greedy --deals 500"
+echo "  $entropy match pnet:model=$dir/pnet-chaos-greedy.onnx,against_greedy=$dir/pnet-chaos-greedy.onnx greedy --deals 500"

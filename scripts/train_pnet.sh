@@ -36,4 +36,4 @@ ${PYTHON:-python3} -m hyle_entropy.placement_net train --data "$dir/greedy" \
   --seed "${SEED:-2026}" --threads "${JOBS:-$(nproc)}" --out "$dir/pnet-chaos-greedy.onnx"
 echo "trained: $dir/pnet-chaos.onnx and $dir/pnet-chaos-greedy.onnx; play them with a wnet build:"
 echo "  target/release/entropy match pnet:model=$dir/pnet-chaos.onnx search:depth=1 --deals 200"
-echo "  target/release/entropy match pnet:model=$dir/pnet-chaos.onnx,greedy=$dir/pnet-chaos-greedy.onnx greedy --deals 500"
+echo "  target/release/entropy match pnet:model=$dir/pnet-chaos.onnx,against_greedy=$dir/pnet-chaos-greedy.onnx greedy --deals 500"

@@ -200,7 +200,7 @@ def test_the_default_starts_from_the_lookahead_and_plan_ini_from_the_random_bot(
     assert default["policy"]["eval_start"] == 2 and default["warmup"]["critic_steps"] == 1_000_000
     stages = train_ppo.curriculum(default)
     assert [start for start, _ in stages] == [0.0]
-    assert sorted(set(stages[0][1])) == ["greedy", "search:depth=1,model=0,weak=0,tt=1"]
+    assert sorted(set(stages[0][1])) == ["greedy", "search:depth=1,watch=0,weak=0,tt=1"]
     # plan.ini, by its bare name: entropy.ini's settings but the plan's own.
     plan = train_ppo.load_config("plan.ini", ["env.observation=gains"])
     assert plan["policy"]["eval_start"] == 0 and plan["warmup"]["critic_steps"] == 0

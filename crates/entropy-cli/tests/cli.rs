@@ -85,7 +85,10 @@ fn match_between_built_in_bots_writes_records_and_resumes() {
     );
     assert!(second.status.success(), "{}", text(&second.stderr));
     let stderr = text(&second.stderr);
-    assert!(stderr.contains("dropping unreadable") && stderr.contains("games.jsonl line 6"), "{stderr}");
+    assert!(
+        stderr.contains("dropping unreadable") && stderr.contains("games.jsonl line 6"),
+        "{stderr}"
+    );
     assert!(stderr.contains("5 games recorded, 5 to play"), "{stderr}");
     let games = records(&out_file);
     assert_eq!(games.len(), 10);

@@ -19,7 +19,7 @@ fn tune_writes_its_trajectory_and_resumes() {
                 "--jobs",
                 "2",
                 "--param",
-                "peak",
+                "greedy",
                 "--param",
                 "weak=10",
                 "--out",
@@ -40,18 +40,18 @@ fn tune_writes_its_trajectory_and_resumes() {
     );
     assert_eq!(
         lines[1],
-        "iteration,margin,forfeits,plus_peak,plus_weak,minus_peak,minus_weak,peak,weak"
+        "iteration,margin,forfeits,plus_greedy,plus_weak,minus_greedy,minus_weak,greedy,weak"
     );
     for (k, line) in lines[2..].iter().enumerate() {
         let cells: Vec<f64> = line.split(',').map(|c| c.parse().unwrap()).collect();
         assert_eq!(cells[0], k as f64);
         assert_eq!(cells[2], 0.0, "no forfeits");
-        // The two players straddle the estimate; weak is played whole.
-        assert_eq!(cells[4].fract(), 0.0);
+        // The two players straddle the estimate; both are played whole.
+        assert_eq!((cells[3].fract(), cells[4].fract()), (0.0, 0.0));
         assert!(cells[3] != cells[5], "{line}");
     }
     let stdout = text(&out.stdout);
-    assert!(stdout.contains("as a player: search:peak="), "{stdout}");
+    assert!(stdout.contains("as a player: search:greedy="), "{stdout}");
     assert!(stdout.contains("scripts/sprt.sh"), "{stdout}");
 
     // The same command again has nothing to play; a line cut short is played again.
@@ -92,12 +92,12 @@ fn tune_explains_bad_options() {
     assert!(!out.status.success());
     let error = text(&out.stderr);
     assert!(
-        error.contains("\"speed\"") && error.contains("peak, hard"),
+        error.contains("\"speed\"") && error.contains("weak, greedy"),
         "{error}"
     );
-    let out = entropy(&["tune", "--param", "peak=100"], "");
+    let out = entropy(&["tune", "--param", "weak=1000"], "");
     assert!(
-        text(&out.stderr).contains("from 0.25 to 8"),
+        text(&out.stderr).contains("from 1 to 100"),
         "{}",
         text(&out.stderr)
     );

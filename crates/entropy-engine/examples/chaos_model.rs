@@ -38,7 +38,6 @@ fn main() {
     }
     let options = SearchOptions {
         limits: Some(Limits::nodes(nodes)),
-        hand_vs_greedy: true,
         ..SearchOptions::default()
     };
     let (mut decisions, mut hand, mut modelled) = (0, 0, 0);

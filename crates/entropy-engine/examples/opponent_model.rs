@@ -12,7 +12,7 @@
 //! are watched; with CHAOS `self`, `C` where our Chaos assumed our Order greedy or weak.
 
 use entropy_core::{Phase, Position, Role, Size};
-use entropy_engine::bots::{SearchBot, SearchOptions};
+use entropy_engine::bots::{SearchBot, SearchOptions, Tuning};
 use entropy_engine::eval::LinearEval;
 use entropy_engine::playout::random_move;
 use entropy_engine::search::model::greedy_chaos_moves;
@@ -45,7 +45,7 @@ fn main() {
     let arg = |i: usize, default: u64| common::whole_arg("opponent_model", i + 1, default);
     let (games, nodes) = (arg(0, 4), arg(1, 20_000));
     let chaos_name = args.get(2).map_or("self", String::as_str).to_string();
-    let tenths = arg(3, 5);
+    let tenths = arg(3, u64::from(Tuning::default().greedy));
     // Name a bad CHAOS before the first game rather than part-way through the output.
     if chaos_name != "self" {
         if let Err(e) = make_bot(&chaos_name, 0) {
@@ -57,7 +57,10 @@ fn main() {
         ..SearchOptions::default()
     };
     let ours = SearchOptions {
-        greedy_regret: (tenths > 0).then_some(tenths as f64 / 10.0),
+        tuning: Tuning {
+            greedy: tenths as u32,
+            ..base.tuning
+        },
         ..base.clone()
     };
     let (mut placements, mut greedy, mut decisions, mut modelled) = (0, 0, 0, 0);

@@ -2,7 +2,7 @@
 //! agree with the greedy bot, and the searching bot learns when its opponent is greedy or weak.
 
 use entropy_core::{Phase, Position, Role, Size};
-use entropy_engine::bots::{random_move, SearchBot, SearchOptions};
+use entropy_engine::bots::{random_move, SearchBot, SearchOptions, Tuning};
 use entropy_engine::eval::{Calibration, LinearEval};
 use entropy_engine::learned::BotEval;
 use entropy_engine::search::model::{greedy_chaos_moves, greedy_order_moves};
@@ -86,8 +86,10 @@ fn the_greedy_models_contain_the_greedy_bots_choices() {
 fn thirty_turns_against(role: Role, opponent: &str, eval: BotEval) -> (SearchBot, Position) {
     let options = SearchOptions {
         limits: Some(Limits::nodes(500)),
-        weak_regret: None,
-        hand_vs_greedy: true,
+        tuning: Tuning {
+            weak: 0,
+            ..Tuning::default()
+        },
         ..SearchOptions::default()
     };
     let mut ours = SearchBot::with_eval("search", eval, LinearEval::trained(), options);
@@ -205,7 +207,7 @@ fn a_searching_chaos_that_plays_greedy_placements_is_not_read_as_greedy() {
     // Order's best reply lowest), often enough to read as greedy by their share alone; its
     // regret, a tenth of greedy's, tells them apart: the default gates the reading on it.
     let gated = SearchOptions::default();
-    assert!(gated.greedy_regret.is_some());
+    assert!(gated.tuning.greedy_regret().is_some());
     for seed in 0..2 {
         assert_eq!(
             decisions_read(gated.clone(), "search:nodes=2000", seed),
@@ -224,7 +226,10 @@ fn a_searching_chaos_that_plays_greedy_placements_is_not_read_as_greedy() {
 fn the_search_bot_reads_a_weak_opponent_by_its_regret() {
     let options = SearchOptions {
         limits: Some(Limits::nodes(2000)),
-        weak_regret: Some(0.8),
+        tuning: Tuning {
+            weak: 8,
+            ..Tuning::default()
+        },
         ..SearchOptions::default()
     };
     for (opponent, role, weak) in [
@@ -288,12 +293,12 @@ fn net_plays_order_over_its_greedy_model_only_against_a_greedy_chaos() {
     assert!(!random[24..].iter().any(|&s| s), "{random:?}");
     // With weights of its own and no greedy model, it never switches.
     let weights = concat!(env!("CARGO_MANIFEST_DIR"), "/weights/net7.bin");
-    let mut own = make_bot(&format!("net:weights={weights}"), 1).unwrap();
+    let mut own = make_bot(&format!("net:model={weights}"), 1).unwrap();
     let mut greedy = make_bot("greedy", 1).unwrap();
-    let with_model = make_bot(&format!("net:weights={weights},greedy={weights}"), 1);
+    let with_model = make_bot(&format!("net:model={weights},against_greedy={weights}"), 1);
     assert!(with_model.is_ok());
     assert!(play(own.as_mut(), greedy.as_mut(), Size::SEVEN, 3) > 0);
-    let twice = make_bot(&format!("net:weights={weights},weights={weights}"), 1).err();
+    let twice = make_bot(&format!("net:model={weights},model={weights}"), 1).err();
     assert!(twice.is_some_and(|e| e.0.contains("given twice")));
 }
 
@@ -306,7 +311,7 @@ fn net_plays_each_role_over_its_own_model() {
     let weights = concat!(env!("CARGO_MANIFEST_DIR"), "/weights/net7.bin");
     let order = concat!(env!("CARGO_MANIFEST_DIR"), "/weights/net7-order.bin");
     let mut shipped = make_bot("net", 1).unwrap();
-    let mut given = make_bot(&format!("net:weights={weights},order={order}"), 1).unwrap();
+    let mut given = make_bot(&format!("net:model={weights},order={order}"), 1).unwrap();
     let mut position = Position::new(Size::SEVEN);
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(8);
     let (mut differ, mut decisions) = (0, 0);

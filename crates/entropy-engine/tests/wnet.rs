@@ -201,7 +201,11 @@ fn pnet_plays_its_greedy_policy_only_against_a_greedy_opponent() {
     let random = switched("random");
     assert!(!random.iter().any(|&s| s), "{random:?}");
     let model = concat!(env!("CARGO_MANIFEST_DIR"), "/weights/pnet7-chaos.onnx");
-    let error = make_bot(&format!("pnet:greedy={model},greedy={model}"), 1).err();
+    let error = make_bot(
+        &format!("pnet:against_greedy={model},against_greedy={model}"),
+        1,
+    )
+    .err();
     assert!(
         error.is_some_and(|e| e.0.contains("second greedy model for Chaos")),
         "two greedy Chaos models are refused"

@@ -238,7 +238,7 @@ fn td_game_against(
 /// The value of Order's best afterstate at the decision after Order's afterstate `after`
 /// against a Chaos bot (a chip drawn at random, the bot's placement); the final score where
 /// the game ends first. The bot is asked about a position off its game's path: bots that
-/// watch their opponent should not be given (`search:...,model=0` does not watch).
+/// watch their opponent should not be given (`search:...,watch=0` does not watch).
 fn next_order_value(
     model: &NTupleModel,
     after: &Position,

@@ -193,7 +193,7 @@ fn searching_a_decision_to_one_depth_keeps_the_first_decision_and_valid_targets(
 fn td_against_a_pool_of_chaos_bots_is_the_same_whatever_the_threads() {
     let model = zero_model();
     let pool = vec![
-        "search:depth=1,model=0,tt=1".to_owned(),
+        "search:depth=1,watch=0,tt=1".to_owned(),
         "spoiler".to_owned(),
     ];
     assert!(entropy_train::td::check_chaos(&pool).is_ok());

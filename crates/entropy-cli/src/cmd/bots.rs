@@ -17,18 +17,21 @@ pub fn run(args: Args) -> Result<ExitCode> {
     if args.options {
         println!("search and search-hand take options after a colon, comma-separated:");
         let mut group = "";
-        for option in entropy_engine::bots::SEARCH_OPTIONS {
+        for option in entropy_engine::bots::search_options() {
             if option.group != group {
                 group = option.group;
-                let note = match group {
-                    "time" => " (experiments on the test ladder, docs/testing.md)",
-                    _ => "",
-                };
-                println!("\n{group}{note}:");
+                println!("\n{group}:");
             }
             let key = format!("{}={}", option.key, option.value);
-            println!("  {key:<18} {}", option.help);
+            let default = option
+                .default_text()
+                .map_or(String::new(), |d| format!(" [default: {d}]"));
+            println!("  {key:<24} {}{default}", option.help);
         }
+        println!(
+            "\nweak and greedy are what `entropy tune` adjusts (`entropy tune --list`); an old \
+             default is `scripts/baseline.sh REV`."
+        );
         return Ok(ExitCode::SUCCESS);
     }
     for bot in entropy_engine::BOTS {

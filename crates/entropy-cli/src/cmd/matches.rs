@@ -40,7 +40,7 @@ use entropy_arena::tournament::{MatchConfig, Task};
 /// taken out too: each game's luck in the draws (what the chips drawn were worth to Order over
 /// the bag's average, valued by a `--luck`-deep search) is recorded, and the SPRT and the
 /// summary's adjusted margin take it out of the scores: the same mean, a narrower interval, so
-/// a test decides in about a fifth fewer deals (docs/testing.md).
+/// a test decides in fewer deals (docs/testing.md).
 #[derive(clap::Args)]
 pub struct Args {
     /// Player A.

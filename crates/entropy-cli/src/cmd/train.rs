@@ -34,10 +34,7 @@ pub struct Args {
     #[arg(long, default_value_t = 1e-3)]
     ridge: f64,
     /// Weight of the final score in each target (0: the search value alone, 1: the final
-    /// score alone).
-    /// 0.1 passed the test ladder against 0 (+1.9 per deal at 3 s a game, +4.5 at 10 s) and
-    /// 0.2 did no better than 0.1; 0.5 and 1 played 9 and 32 points per deal worse than 0 at
-    /// 3000 nodes a move (docs/testing.md, docs/search.md).
+    /// score alone); docs/search.md says why a little of it helps.
     #[arg(long, default_value_t = 0.1)]
     lambda: f64,
     /// Weights to start from: `hand`, `trained`, or a weights file.

@@ -119,7 +119,7 @@ pub struct Args {
     greedy_chaos: bool,
     /// td: this bot plays Chaos and only Order learns (values of what Order can expect
     /// against it); given several times, each game's Chaos is one of them, chosen by the
-    /// game's seed. Bots that watch their opponent must not watch (`search:depth=1,model=0`):
+    /// game's seed. Bots that watch their opponent must not watch (`search:depth=1,watch=0`):
     /// they are also asked about the candidate moves' positions.
     #[arg(long, value_name = "BOT")]
     chaos: Vec<String>,

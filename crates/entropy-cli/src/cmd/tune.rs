@@ -29,13 +29,13 @@ use entropy_engine::bots::{tunable, TUNABLES};
 /// players' values and the estimates after it); running the same command again resumes from the
 /// last line. `python3 scripts/plot_tune.py FILE.csv` draws the trajectory. A tuned set becomes
 /// the default only by passing the test ladder (docs/testing.md):
-/// `scripts/sprt.sh search:peak=X,hard=Y search stc`.
+/// `scripts/sprt.sh search:weak=X,greedy=Y search stc`.
 ///
 /// The options it knows (`--param NAME` or `NAME=START`): see `--list`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// An option to tune, as NAME or NAME=START (repeat for each) [default: peak and hard, from
-    /// their defaults].
+    /// An option to tune, as NAME or NAME=START (repeat for each) [default: every tunable, from
+    /// its default].
     #[arg(long = "param", value_name = "NAME[=START]")]
     params: Vec<String>,
     /// List the options it can tune, with their defaults, ranges and steps, and stop.
@@ -50,12 +50,11 @@ pub struct Args {
     /// Each player's thinking time per game, in seconds.
     #[arg(long, default_value_t = 3.0, value_name = "SECONDS")]
     clock: f64,
-    /// Search this many positions per move instead of playing to the clock (reproducible; the
-    /// time options then do nothing).
+    /// Search this many positions per move instead of playing to the clock (reproducible).
     #[arg(long, value_name = "N")]
     nodes: Option<u64>,
     /// The player both sides start from: `search` or `search` with fixed options
-    /// (`search:unfinished=1`); the tuned options are appended to it.
+    /// (`search:eval=linear`); the tuned options are appended to it.
     #[arg(long, default_value = "search", value_name = "SPEC")]
     base: String,
     /// The learning rate at the last iteration, per point of paired margin (fishtest's r_end).
@@ -147,7 +146,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
 /// The parameters asked for, at their starting values, with the schedule.
 fn schedule(args: &Args) -> Result<Spsa> {
     let asked: Vec<String> = if args.params.is_empty() {
-        vec!["peak".into(), "hard".into()]
+        TUNABLES.iter().map(|t| t.name.to_owned()).collect()
     } else {
         args.params.clone()
     };
@@ -165,7 +164,7 @@ fn schedule(args: &Args) -> Result<Spsa> {
             );
         };
         let value = match start {
-            None => option.default,
+            None => option.default_value(),
             Some(start) => match start.parse::<f64>() {
                 Ok(v) if v >= option.min && v <= option.max => v,
                 _ => bail!(
@@ -331,10 +330,7 @@ fn play_iteration(args: &Args, spsa: &Spsa, perturbation: &Perturbation) -> (f64
             luck: Some(entropy_arena::luck::DEFAULT_DEPTH),
         },
         deals: args.pairs,
-        jobs: args
-            .jobs
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-            .max(1),
+        jobs: super::jobs_or_cpus(args.jobs),
     };
     let mut records: Vec<GameRecord> = Vec::new();
     config.run(&config.tasks(&HashSet::new()), |record| {
@@ -388,7 +384,7 @@ fn print_list() {
         println!(
             "{:<6} {:>8} {:>14} {:>6}  {}{}",
             t.name,
-            t.default,
+            t.default_value(),
             range,
             t.step,
             t.help,

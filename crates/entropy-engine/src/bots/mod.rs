@@ -17,9 +17,9 @@ pub use crate::playout::random_move;
 pub use expecti::ExpectiBot;
 pub use greedy::{best_order_reply, GreedyBot};
 pub use heuristic::{gap_creation, order_evaluation, order_plan, spoiler, ChaosPlan, HeuristicBot};
-pub use options::{SearchOption, SEARCH_OPTIONS};
+pub use options::{search_options, SearchOption};
 pub use random::RandomBot;
-pub use search::{tunable, SearchBot, SearchOptions, Tunable, DEFAULT_TABLE_MIB, TUNABLES};
+pub use search::{tunable, SearchBot, SearchOptions, Tunable, Tuning, DEFAULT_TABLE_MIB, TUNABLES};
 
 use crate::eval::{Calibration, LinearEval};
 use crate::learned::{self, BotEval, NTupleEval};
@@ -80,7 +80,7 @@ macro_rules! bot_list {
         description: "the learned agent: one move ahead over n-tuple evaluations (entropy \
                       train-net), no search; Order over its own (trained by TD against a \
                       one-move Chaos), over one trained against greedy once Chaos reads as \
-                      greedy; `net:weights=FILE[,order=FILE,greedy=FILE]` for others",
+                      greedy; `net:model=FILE[,order=FILE,against_greedy=FILE]` for others",
     },
     $($extra,)*
     BotInfo {
@@ -111,7 +111,7 @@ const PNET: BotInfo = BotInfo {
     name: "pnet",
     description: "Chaos by a convolutional policy network (one forward pass a placement; a \
                   second one once Order reads as greedy), Order as net; experimental: \
-                  `pnet:model=FILE.onnx[,model=FILE]` for others, `greedy=FILE.onnx` for a \
+                  `pnet:model=FILE.onnx[,model=FILE]` for others, `against_greedy=FILE.onnx` for a \
                   policy played while the opponent reads as greedy \
                   (python -m hyle_entropy.placement_net)",
 };
@@ -178,7 +178,7 @@ impl fmt::Display for UnknownBot {
 impl std::error::Error for UnknownBot {}
 
 /// Makes a built-in bot by name, seeded for reproducible play. Search bots take options after
-/// a colon ([`SEARCH_OPTIONS`]): `search:nodes=20000` searches 20000 positions per move.
+/// a colon ([`search_options`]): `search:nodes=20000` searches 20000 positions per move.
 pub fn make_bot(name: &str, seed: u64) -> Result<Box<dyn Bot>, UnknownBot> {
     let (base, options) = name.split_once(':').unwrap_or((name, ""));
     if !options.is_empty()
@@ -223,7 +223,6 @@ pub fn make_bot(name: &str, seed: u64) -> Result<Box<dyn Bot>, UnknownBot> {
                 options: SearchOptions::default(),
                 eval,
                 net,
-                scales: Default::default(),
             };
             let setup =
                 options::apply(options, setup).map_err(|e| UnknownBot(format!("{name} ({e})")))?;

@@ -15,18 +15,7 @@ use crate::{Bot, Budget};
 /// under 64 MiB.
 pub const DEFAULT_TABLE_MIB: usize = 16;
 
-/// The mean regret per move above which the default bot counts its opponent weak: random
-/// players give away about 2.3 expected points a move by the judge, the spoiler and heuristic
-/// bots 1.3 to 1.8, searchers 0.1 to 0.5 (docs/search.md, "Reading the opponent").
-pub const DEFAULT_WEAK_REGRET: f64 = 2.0;
-
-/// The mean regret per move the opponent must reach before the default bot reads it as greedy:
-/// greedy gives away 0.6 to 2.4 points a move by the judge, a searching Chaos, which plays
-/// greedy's placements 80% of the time, 0.0 to 0.3 (docs/search.md, "Reading the opponent"). Passed
-/// the ladder's STC and LTC (docs/testing.md).
-pub const DEFAULT_GREEDY_REGRET: f64 = 0.5;
-
-/// How a [`SearchBot`] limits each search.
+/// How a [`SearchBot`] limits each search and reads its opponent.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SearchOptions {
     /// Fixed limits for every move (reproducible runs); `None` uses the clock.
@@ -34,32 +23,11 @@ pub struct SearchOptions {
     /// Transposition table size in MiB.
     pub table_mib: usize,
     /// Watch the opponent: as Chaos, once Order plays like the greedy bot, search assuming it
-    /// does; in both roles, once the opponent's moves cost enough, search it as weak.
-    pub model_opponent: bool,
-    /// Mean regret per move (expected points given away against a short search's best move,
-    /// over its last 24 moves, once 12 are watched) above which the opponent counts as weak
-    /// and the search assumes it often plays any move alike (optimistic mode); `None` never
-    /// does.
-    pub weak_regret: Option<f64>,
-    /// Mean regret per move (over the opponent's last 24 moves, once 6 are watched) it must
-    /// reach before it reads as greedy, however many of its moves greedy could have played;
-    /// `None`: the share of greedy moves alone decides. As Chaos the search then assumes Order
-    /// greedy; as Order it searches Chaos as any other.
-    pub greedy_regret: Option<f64>,
-    /// With the clock: keep a stopped iteration's best finished root move
-    /// ([`Limits::unfinished`]).
-    pub unfinished: bool,
-    /// With the clock: the hard limit of a move as a multiple of its allotted time (within
-    /// [`time::cap`]); an iteration under way may run until it.
-    pub hard_share: f64,
-    /// With the clock: how sharply the time profile peaks mid-game ([`time::allot`]).
-    pub peak: f64,
-    /// As Chaos, while the greedy model holds Order greedy, value the leaves with the hand
-    /// weights ([`LinearEval::hand`]), which concede fewer points to greedy's Order than the
-    /// trained ones: +5.4 ± 2.6 points a deal against greedy at 30 s, +5.6 ± 2.4 at 3 s, on the
-    /// same 100 deals each; against every other built-in Order it never switches on
-    /// (docs/search.md, "Reading the opponent").
-    pub hand_vs_greedy: bool,
+    /// does; in both roles, once the opponent's moves cost enough, search it as weak. Off for
+    /// a bot that others ask about positions it did not reach (a training opponent).
+    pub watch: bool,
+    /// The numbers SPSA tunes.
+    pub tuning: Tuning,
 }
 
 impl Default for SearchOptions {
@@ -67,28 +35,59 @@ impl Default for SearchOptions {
         SearchOptions {
             limits: None,
             table_mib: DEFAULT_TABLE_MIB,
-            model_opponent: true,
-            weak_regret: Some(DEFAULT_WEAK_REGRET),
-            greedy_regret: Some(DEFAULT_GREEDY_REGRET),
-            unfinished: true,
-            hard_share: 1.0,
-            peak: 1.0,
-            hand_vs_greedy: true,
+            watch: true,
+            tuning: Tuning::default(),
         }
     }
 }
 
-/// A numeric option of the searching bot that `entropy tune` may adjust by SPSA: its name as
-/// `search:NAME=VALUE` takes it, its default, the range a player may be given, and the
-/// perturbation SPSA ends with (in the option's units).
+/// The searching bot's numbers that `entropy tune` adjusts by SPSA, in one typed struct: its
+/// [`Default`] is what ships, and [`TUNABLES`] gives each its range and step beside it.
 #[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Tuning {
+    /// The mean regret per move, in tenths of a point (over the opponent's last 24 moves,
+    /// once 12 are watched), above which the opponent counts as weak and the search assumes
+    /// it often plays any move alike; 0: never. Random players give away about 2.3 points a
+    /// move by the judge, the specification's bots 1.3 to 1.8, searchers 0.1 to 0.5.
+    pub weak: u32,
+    /// The mean regret per move, in tenths of a point (once 6 moves are watched), the opponent
+    /// must reach before it reads as greedy, however many of its moves greedy could have
+    /// played; 0: the share of greedy's moves alone decides. Greedy gives away 0.6 to 2.4
+    /// points a move, a searching Chaos, which plays greedy's placements 80% of the time, 0.0
+    /// to 0.3 (docs/search.md, "Reading the opponent").
+    pub greedy: u32,
+}
+
+impl Default for Tuning {
+    fn default() -> Tuning {
+        Tuning {
+            weak: 20,
+            greedy: 5,
+        }
+    }
+}
+
+impl Tuning {
+    /// The weak-opponent threshold in points a move, if any.
+    pub fn weak_regret(&self) -> Option<f64> {
+        (self.weak > 0).then(|| f64::from(self.weak) / 10.0)
+    }
+
+    /// The greedy-opponent gate in points a move, if any.
+    pub fn greedy_regret(&self) -> Option<f64> {
+        (self.greedy > 0).then(|| f64::from(self.greedy) / 10.0)
+    }
+}
+
+/// A number of [`Tuning`] that `entropy tune` may adjust, by its option's name
+/// (`search:NAME=VALUE`): the range a player may be given and the perturbation SPSA ends with,
+/// in the option's units.
+#[derive(Copy, Clone, Debug)]
 pub struct Tunable {
-    /// The option's name (`search:peak=1.5`).
+    /// The option's name (`search:weak=15`).
     pub name: &'static str,
     /// What it sets.
     pub help: &'static str,
-    /// The value when the option is not given.
-    pub default: f64,
     /// The least value worth trying.
     pub min: f64,
     /// The largest value worth trying.
@@ -97,81 +96,44 @@ pub struct Tunable {
     pub step: f64,
     /// Whether the option takes whole numbers only.
     pub integer: bool,
+    /// Reads it from a tuning.
+    pub get: fn(&Tuning) -> f64,
+    /// Writes it into a tuning.
+    pub set: fn(&mut Tuning, f64),
 }
 
-/// The searching bot's numeric options that SPSA may tune; `entropy tune` tunes `peak` and
-/// `hard` unless told otherwise (`weak` matters only against weak opponents).
+impl Tunable {
+    /// The shipped value ([`Tuning::default`]).
+    pub fn default_value(&self) -> f64 {
+        (self.get)(&Tuning::default())
+    }
+}
+
+/// The searching bot's numbers that SPSA may tune, each with the default evaluation.
 pub const TUNABLES: &[Tunable] = &[
     Tunable {
-        name: "peak",
-        help: "the time profile's mid-game bump: turn x of the game weighs \
-               0.5 / peak + sin(pi x)^peak",
-        default: 1.0,
-        min: 0.25,
-        max: 8.0,
-        step: 0.4,
-        integer: false,
-    },
-    Tunable {
-        name: "hard",
-        help: "percent of its allotted time a move's last iteration may run to",
-        default: 100.0,
-        min: 40.0,
-        max: 400.0,
-        step: 20.0,
-        integer: false,
-    },
-    evaluation_scale(
-        "early",
-        "percent of the linear evaluation's weights but the score's, turns 0-15",
-    ),
-    evaluation_scale(
-        "mid",
-        "percent of the linear evaluation's weights but the score's, turns 16-31",
-    ),
-    evaluation_scale(
-        "late",
-        "percent of the linear evaluation's weights but the score's, turns 32-48",
-    ),
-    evaluation_scale("threat", "percent of the threat features' weights, on top"),
-    evaluation_scale(
-        "pot",
-        "percent of the potential features' weights (potential, sandwiches, open_windows, \
-         gap_pairs), on top",
-    ),
-    evaluation_scale("holes", "percent of holes1's and holes2's weights, on top"),
-    evaluation_scale(
-        "rings",
-        "percent of ring1's, ring2's and centre_distance's weights, on top",
-    ),
-    evaluation_scale("bag", "percent of bag_max's weight, on top"),
-    evaluation_scale(
-        "mob",
-        "percent of mobility's and idle_mobility's weights, on top",
-    ),
-    Tunable {
         name: "weak",
-        help: "tenths of a point of mean regret a move above which the opponent counts weak",
-        default: DEFAULT_WEAK_REGRET * 10.0,
+        help: "tenths of a point of mean regret a move above which the opponent counts weak \
+               (0: never)",
         min: 1.0,
         max: 100.0,
         step: 4.0,
         integer: true,
+        get: |t| f64::from(t.weak),
+        set: |t, v| t.weak = v.round().max(0.0) as u32,
+    },
+    Tunable {
+        name: "greedy",
+        help: "tenths of a point of mean regret a move the opponent must reach before it reads \
+               as greedy (0: its share of greedy's moves alone decides)",
+        min: 1.0,
+        max: 50.0,
+        step: 2.0,
+        integer: true,
+        get: |t| f64::from(t.greedy),
+        set: |t, v| t.greedy = v.round().max(0.0) as u32,
     },
 ];
-
-/// A correction to the linear evaluation's fit, in percent of it.
-const fn evaluation_scale(name: &'static str, help: &'static str) -> Tunable {
-    Tunable {
-        name,
-        help,
-        default: 100.0,
-        min: 25.0,
-        max: 400.0,
-        step: 15.0,
-        integer: false,
-    }
-}
 
 /// The tunable option of this name.
 pub fn tunable(name: &str) -> Option<&'static Tunable> {
@@ -189,7 +151,7 @@ pub struct SearchBot {
     last_offset: f64,
     observer: Observer,
     /// The evaluation not in use: the hand weights while the leaves' own is searching, and the
-    /// leaves' own while the hand weights stand in for it ([`SearchOptions::hand_vs_greedy`]).
+    /// leaves' own while the hand weights stand in for it.
     other_eval: Option<BotEval>,
     /// Whether the hand weights stand in for the leaves' evaluation now.
     hand_in_use: bool,
@@ -209,17 +171,22 @@ impl SearchBot {
         options: SearchOptions,
     ) -> SearchBot {
         let searcher = Searcher::new(eval, options.table_mib);
-        let other_eval = options.hand_vs_greedy.then(|| {
-            // Its values are shown as expected scores too, corrected for what they mean
-            // here: play against an Order read as greedy.
-            let calibration = Some(Calibration::hand_vs_greedy());
-            BotEval::Linear(LinearEval::hand().with_calibration(calibration))
-        });
+        // As Chaos, while Order reads as greedy, the hand weights value the leaves: they
+        // concede a greedy Order fewer points than the trained ones. Their values are shown as
+        // expected scores too, corrected for what they mean here: play against a greedy Order.
+        let calibration = Some(Calibration::hand_vs_greedy());
+        let other_eval = Some(BotEval::Linear(
+            LinearEval::hand().with_calibration(calibration),
+        ));
         SearchBot {
             other_eval,
             hand_in_use: false,
             name: name.into(),
-            observer: Observer::new(judge, options.weak_regret, options.greedy_regret),
+            observer: Observer::new(
+                judge,
+                options.tuning.weak_regret(),
+                options.tuning.greedy_regret(),
+            ),
             searcher,
             options,
             last: None,
@@ -245,8 +212,8 @@ impl SearchBot {
         self.searcher.model()
     }
 
-    /// Whether the hand weights stand in for the leaves' evaluation now
-    /// ([`SearchOptions::hand_vs_greedy`]).
+    /// Whether the hand weights stand in for the leaves' evaluation now (as Chaos, while Order
+    /// reads as greedy).
     pub fn uses_hand_weights(&self) -> bool {
         self.hand_in_use
     }
@@ -256,8 +223,7 @@ impl SearchBot {
         self.observer.mean_regret()
     }
 
-    /// Puts the hand weights in for the leaves' evaluation (`hand`), or back out; a no-op
-    /// unless [`SearchOptions::hand_vs_greedy`] is set.
+    /// Puts the hand weights in for the leaves' evaluation (`hand`), or back out.
     fn use_hand_weights(&mut self, hand: bool) {
         if hand == self.hand_in_use {
             return;
@@ -311,21 +277,14 @@ impl Bot for SearchBot {
         let limits = match self.options.limits {
             Some(limits) => limits,
             None => {
-                let allotted = time::allot(
-                    position,
-                    budget.game_left,
-                    budget.per_move,
-                    self.options.peak,
-                );
-                let cap = time::cap(budget.game_left, budget.per_move);
-                let hard = allotted.mul_f64(self.options.hard_share).min(cap);
+                let allotted = time::allot(position, budget.game_left, budget.per_move);
                 Limits {
-                    unfinished: self.options.unfinished,
-                    ..Limits::time(hard.max(Duration::from_millis(1)))
+                    unfinished: true,
+                    ..Limits::time(allotted.max(Duration::from_millis(1)))
                 }
             }
         };
-        if self.options.model_opponent {
+        if self.options.watch {
             self.observer.observe(position);
             let greedy = self.observer.opponent_is_greedy();
             // The greedy model is exact against a greedy player; optimism is for the others.

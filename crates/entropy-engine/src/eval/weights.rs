@@ -224,29 +224,6 @@ impl Weights {
         Ok(weights)
     }
 
-    /// The same weights with each bucket's positional part (every feature's weight but the
-    /// score's) multiplied by `positional` of the bucket's first turn, and each feature's weight
-    /// further by `feature` of its index in [`FEATURE_NAMES`] (the score's is never scaled):
-    /// the knobs SPSA tunes as a correction to the regression fit (`search:early=,mid=,late=`
-    /// and the feature groups' `threat=`, `pot=`, ...). Within a bucket only the balance
-    /// between the score and the rest changes what a search picks.
-    pub fn scaled(
-        &self,
-        positional: impl Fn(usize) -> f64,
-        feature: impl Fn(usize) -> f64,
-    ) -> Weights {
-        let mut scaled = self.clone();
-        for (b, bucket) in scaled.buckets.iter_mut().enumerate() {
-            let (_, turn) = Bucket(b).describe();
-            let factor = positional(turn);
-            // [intercept, score, the other features...]
-            for (i, w) in bucket.iter_mut().enumerate().skip(2) {
-                *w *= factor * feature(i - 1);
-            }
-        }
-        scaled
-    }
-
     /// Writes the weights as text: a `features` line, then one line per bucket.
     pub fn to_text(&self, comment: &str) -> String {
         let mut out = String::new();
@@ -337,30 +314,6 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("intercept and 1 weights"));
-    }
-
-    #[test]
-    fn scaling_leaves_the_score_and_intercept_and_moves_the_rest() {
-        let trained = Weights::trained();
-        let same = trained.scaled(|_| 1.0, |_| 1.0);
-        assert_eq!(same, trained);
-        let threat = |feature: usize| if feature <= 2 { 0.5 } else { 1.0 };
-        let scaled = trained.scaled(|turn| if turn < 16 { 2.0 } else { 1.0 }, threat);
-        for b in 0..BUCKETS {
-            let (old, new) = (trained.bucket(Bucket(b)), scaled.bucket(Bucket(b)));
-            let factor = if Bucket(b).describe().1 < 16 {
-                2.0
-            } else {
-                1.0
-            };
-            assert_eq!(&new[..2], &old[..2], "intercept and score");
-            assert_eq!(new[2], old[2] * factor * 0.5, "threat_max");
-            assert_eq!(new[3], old[3] * factor * 0.5, "threat_rest");
-            for ((new, old), name) in new[4..].iter().zip(&old[4..]).zip(&FEATURE_NAMES[3..]) {
-                assert_eq!(*new, old * factor, "{name}");
-            }
-        }
-        assert_eq!(FEATURE_NAMES[..3], ["score", "threat_max", "threat_rest"]);
     }
 
     #[test]

@@ -124,8 +124,8 @@ impl BotEval {
     }
 }
 
-/// The learned agent, with the shipped weights or `net:weights=FILE` (a model written by
-/// `entropy train-net`; `order=FILE` a model for Order's decisions, `greedy=FILE` one for
+/// The learned agent, with the shipped weights or `net:model=FILE` (a model written by
+/// `entropy train-net`; `order=FILE` a model for Order's decisions, `against_greedy=FILE` one for
 /// Order's once Chaos reads as greedy).
 pub(crate) fn net_bot(name: &str, options: &str, seed: u64) -> Result<Box<dyn Bot>, String> {
     if options.is_empty() {
@@ -134,13 +134,13 @@ pub(crate) fn net_bot(name: &str, options: &str, seed: u64) -> Result<Box<dyn Bo
     let (mut weights, mut order, mut greedy) = (None, None, None);
     for option in options.split(',') {
         let (slot, path) = match option.split_once('=') {
-            Some(("weights", path)) => (&mut weights, path),
+            Some(("model", path)) => (&mut weights, path),
             Some(("order", path)) => (&mut order, path),
-            Some(("greedy", path)) => (&mut greedy, path),
+            Some(("against_greedy", path)) => (&mut greedy, path),
             _ => {
                 return Err(format!(
-                    "{name} (bad option {option:?}: use weights=FILE, order=FILE and \
-                     greedy=FILE, once each)"
+                    "{name} (bad option {option:?}: use model=FILE, order=FILE and \
+                     against_greedy=FILE, once each)"
                 ))
             }
         };
@@ -195,7 +195,7 @@ pub(crate) fn wnet_bot(name: &str, options: &str, seed: u64) -> Result<Box<dyn B
 /// The policy network agent: the shipped Chaos policy (and, once Order reads as greedy, the
 /// shipped Chaos policy against greedy), or `pnet:model=FILE[,model=FILE]` (ONNX models written
 /// by `python -m hyle_entropy.placement_net`, one per role; a role without one plays as `net`);
-/// `greedy=FILE` (once per role) a policy played while the opponent reads as greedy.
+/// `against_greedy=FILE` (once per role) a policy played while the opponent reads as greedy.
 #[cfg(feature = "wnet")]
 pub(crate) fn pnet_bot(name: &str, options: &str, seed: u64) -> Result<Box<dyn Bot>, String> {
     use crate::learned::networks::PolicyNet;
@@ -203,10 +203,11 @@ pub(crate) fn pnet_bot(name: &str, options: &str, seed: u64) -> Result<Box<dyn B
     for option in options.split(',').filter(|o| !o.is_empty()) {
         let (list, path, what) = match option.split_once('=') {
             Some(("model", path)) => (&mut policies, path, "model"),
-            Some(("greedy", path)) => (&mut against_greedy, path, "greedy model"),
+            Some(("against_greedy", path)) => (&mut against_greedy, path, "greedy model"),
             _ => {
                 return Err(format!(
-                    "{name} (bad option {option:?}: use model=FILE.onnx and greedy=FILE.onnx, \
+                    "{name} (bad option {option:?}: use model=FILE.onnx and \
+                     against_greedy=FILE.onnx, \
                      once per role)"
                 ))
             }

@@ -160,7 +160,7 @@ impl NTupleModel {
     }
 
     /// The shipped Order weights (`weights/net7-order.bin`, `entropy train-net --method td
-    /// --chaos search:depth=1,model=0,tt=1 --chaos net`: Order against a one-move lookahead
+    /// --chaos search:depth=1,watch=0,tt=1 --chaos net`: Order against a one-move lookahead
     /// over the linear evaluation and over `net`'s values): only its Order values are trained.
     pub fn trained_order() -> std::sync::Arc<NTupleModel> {
         static TRAINED: OnceLock<std::sync::Arc<NTupleModel>> = OnceLock::new();
