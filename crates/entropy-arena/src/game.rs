@@ -54,10 +54,41 @@ pub fn role_index(role: Role) -> usize {
     }
 }
 
+/// What a protocol allows beyond the rules every game shares.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Rules {
+    /// Whether Order may pass: every protocol but the course's, which has no word for it (a
+    /// slide always exists while a cell is empty). Without it a pass is an illegal answer and
+    /// the jury never passes.
+    pub order_may_pass: bool,
+}
+
+impl Default for Rules {
+    fn default() -> Rules {
+        Rules {
+            order_may_pass: true,
+        }
+    }
+}
+
 /// Plays one game of Entropy(size) with chips in the order of `deal` (the whole bag) and each
-/// role's clock (`clocks[0]` Order's, `clocks[1]` Chaos's; unequal clocks give time odds). A player that faults forfeits: it is told the game is over and a random
-/// jury player seeded by `jury_seed` makes its remaining moves.
+/// role's clock (`clocks[0]` Order's, `clocks[1]` Chaos's; unequal clocks give time odds). A
+/// player that faults forfeits: it is told the game is over and a random jury player seeded by
+/// `jury_seed` makes its remaining moves.
 pub fn play_game(
+    size: Size,
+    deal: &[Colour],
+    clocks: [Duration; 2],
+    jury_seed: u64,
+    order: &mut dyn Player,
+    chaos: &mut dyn Player,
+) -> GameOutcome {
+    play_game_with(Rules::default(), size, deal, clocks, jury_seed, order, chaos)
+}
+
+/// [`play_game`] under a protocol's [`Rules`].
+pub fn play_game_with(
+    rules: Rules,
     size: Size,
     deal: &[Colour],
     clocks: [Duration; 2],
@@ -67,6 +98,7 @@ pub fn play_game(
 ) -> GameOutcome {
     assert_eq!(deal.len(), size.cells(), "a deal holds the whole bag");
     let mut referee = Referee {
+        rules,
         position: Position::new(size),
         moves: Vec::with_capacity(3 * size.cells()),
         clocks,
@@ -103,6 +135,7 @@ pub fn play_game(
 }
 
 struct Referee {
+    rules: Rules,
     position: Position,
     moves: Vec<Move>,
     clocks: [Duration; 2],
@@ -140,7 +173,12 @@ impl Referee {
                 Err(fault) => self.forfeit(role, fault, player),
             }
         }
-        let mv = random_move(&self.position, &mut self.jury);
+        let mv = loop {
+            let mv = random_move(&self.position, &mut self.jury);
+            if mv != Move::Pass || self.rules.order_may_pass {
+                break mv;
+            }
+        };
         self.record(mv);
     }
 
@@ -164,6 +202,12 @@ impl Referee {
             return Err(Fault::new(
                 FaultKind::Illegal,
                 format!("{mv} is not a move for {role}"),
+            ));
+        }
+        if mv == Move::Pass && !self.rules.order_may_pass {
+            return Err(Fault::new(
+                FaultKind::Illegal,
+                "a pass, which this protocol does not allow: Order must move a chip",
             ));
         }
         self.position

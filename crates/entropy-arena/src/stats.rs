@@ -2,11 +2,13 @@
 //! deal, CodeCup points and forfeits.
 
 use std::collections::BTreeMap;
+use std::fmt::Write as _;
 
 use entropy_core::Role;
 
 use crate::player::FaultKind;
-use crate::record::GameRecord;
+use crate::record::{GameRecord, MatchKey};
+use crate::sprt::SprtStatus;
 
 /// A sample mean with its 95% confidence interval (Student's t).
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -286,6 +288,108 @@ pub fn compare(first: &[GameRecord], second: &[GameRecord]) -> Result<Comparison
         difference: of(pairs.iter().map(|(x, y)| x.margin - y.margin).collect()),
         difference_adjusted: adjusted.map(of),
     })
+}
+
+/// A mean with its interval, unsigned (`82.8 ± 0.7`), the mean alone for one value, `-` for
+/// none: as match summaries print scores.
+pub fn format_ci(ci: &Option<MeanCi>) -> String {
+    match ci {
+        None => "-".to_owned(),
+        Some(ci) if ci.n < 2 => format!("{:.1}", ci.mean),
+        Some(ci) => format!("{:.1} ± {:.1}", ci.mean, ci.half_width),
+    }
+}
+
+/// A match's summary as text: what `entropy match` prints when a match ends and `entropy
+/// records` prints from a record.
+pub fn summary_text(
+    key: &MatchKey,
+    deals: u32,
+    summary: &Summary,
+    sprt: Option<&SprtStatus>,
+    record: &str,
+) -> String {
+    let mut out = format!(
+        "{} (A) vs {} (B): {} deals x 2 games, seed {}, {} clock, {}x{} board\n",
+        key.players[0].short_label(),
+        key.players[1].short_label(),
+        deals,
+        key.seed,
+        key.clock_text(),
+        key.size,
+        key.size
+    );
+    let _ = writeln!(
+        out,
+        "{:<3}{:>16}{:>22}{:>9}{:>9}{:>9}  {:<24}player",
+        "", "S as Order", "S conceded as Chaos", "points", "s/game", "median", "forfeits"
+    );
+    for (label, player) in ["A", "B"].iter().zip(&summary.players) {
+        let forfeits = if player.forfeits.is_empty() {
+            "none".to_owned()
+        } else {
+            player
+                .forfeits
+                .iter()
+                .map(|(kind, n)| format!("{kind} {n}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let _ = writeln!(
+            out,
+            "{label:<3}{:>16}{:>22}{:>9}{:>9.3}{:>9.3}  {forfeits:<24}{}",
+            format_ci(&player.as_order),
+            format_ci(&player.as_chaos),
+            player.points,
+            player.mean_seconds,
+            player.median_seconds,
+            player.name
+        );
+    }
+    match &summary.paired {
+        Some(ci) => {
+            let [won, drawn, lost] = summary.deals_won_drawn_lost;
+            let verdict = if ci.n < 2 {
+                "too few deals for an interval"
+            } else if ci.significant() {
+                if ci.mean > 0.0 {
+                    "A is stronger"
+                } else {
+                    "B is stronger"
+                }
+            } else {
+                "no significant difference"
+            };
+            let _ = writeln!(
+                out,
+                "paired margin (A's S as Order - B's S as Order, same chips): {:+.1} ± {:.1} (95% CI, {} deals; A won {won}, drew {drawn}, lost {lost}): {verdict}",
+                ci.mean, ci.half_width, ci.n
+            );
+        }
+        None => out.push_str("paired margin: no complete deal yet\n"),
+    }
+    if let (Some(ci), Some(depth)) = (&summary.adjusted, key.luck) {
+        let _ = writeln!(
+            out,
+            "less the draws' luck (valued by a depth-{depth} search; the same mean, less noise): {:+.1} ± {:.1} (95% CI, sd {:.1} where the margins as played have {:.1})",
+            ci.mean,
+            ci.half_width,
+            ci.sd,
+            summary.paired.as_ref().map_or(f64::NAN, |p| p.sd)
+        );
+    }
+    if let Some(status) = sprt {
+        let on = if key.luck.is_some() {
+            "margins less the draws' luck"
+        } else {
+            "margins as played"
+        };
+        // The line as the Ray runner prints it, then which margins it counted.
+        let _ = writeln!(out, "{}", status.line());
+        let _ = writeln!(out, "  (the SPRT counts the {on})");
+    }
+    let _ = writeln!(out, "records: {record} ({} games)", summary.games);
+    out
 }
 
 #[cfg(test)]

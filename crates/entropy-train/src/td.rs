@@ -385,3 +385,95 @@ pub fn against_greedy(model: &NTupleModel, size: Size, deals: usize, jobs: usize
     let conceded: u64 = totals.iter().map(|t| t.1).sum();
     (as_order as f64 / n, conceded as f64 / n)
 }
+
+/// The learning curve's columns, one line per evaluation ([`TdReport::csv_line`]).
+pub const TD_CURVE_HEADER: &str =
+    "games,seconds,steps_per_second,rate,td_mse,mean_selfplay_score,as_order_vs_greedy,conceded_vs_greedy";
+
+/// What training did since the last evaluation, and how the model plays against greedy now.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct TdReport {
+    /// Games trained on so far.
+    pub games: usize,
+    /// Seconds since this run started.
+    pub seconds: f64,
+    /// Decisions played a second since the last evaluation.
+    pub decisions_per_second: f64,
+    /// The step size now.
+    pub rate: f32,
+    /// Mean squared TD error a game since the last evaluation.
+    pub td_error: f64,
+    /// Mean self-play score since the last evaluation.
+    pub self_play: f64,
+    /// Mean score as Order against greedy's Chaos.
+    pub as_order: f64,
+    /// Mean score conceded as Chaos to greedy's Order.
+    pub conceded: f64,
+}
+
+impl TdReport {
+    /// The report as a line of the learning curve ([`TD_CURVE_HEADER`]).
+    pub fn csv_line(&self) -> String {
+        format!(
+            "{},{:.1},{:.0},{:.4},{:.2},{:.2},{:.2},{:.2}",
+            self.games,
+            self.seconds,
+            self.decisions_per_second,
+            self.rate,
+            self.td_error,
+            self.self_play,
+            self.as_order,
+            self.conceded
+        )
+    }
+}
+
+/// Trains `model` by TD from `done` games to `config.games`, in batches, evaluating it against
+/// greedy over `eval_deals` deals every `eval_every` games and at the end. `on_batch` hears the
+/// games done after every batch; `on_eval` gets each evaluation's report with the model (the
+/// caller writes its curve and checkpoint there, and an error stops the run).
+pub fn train<E>(
+    model: &mut NTupleModel,
+    config: &TdConfig,
+    mut done: usize,
+    eval_every: usize,
+    eval_deals: usize,
+    mut on_batch: impl FnMut(usize),
+    mut on_eval: impl FnMut(&TdReport, &NTupleModel) -> Result<(), E>,
+) -> Result<(), E> {
+    let started = std::time::Instant::now();
+    let eval_every = eval_every.max(1);
+    // Since the last evaluation: decisions, squared error summed over games, scores, games.
+    let (mut decisions, mut squared, mut scores, mut games_since) = (0usize, 0f64, 0u64, 0usize);
+    let mut window_start = std::time::Instant::now();
+    while done < config.games {
+        let until_eval = eval_every - done % eval_every;
+        let count = config.batch.max(1).min(config.games - done).min(until_eval);
+        let games = play_batch(model, config, done, count);
+        let mse = apply_batch(model, &games, rate_at(config, done));
+        done += count;
+        decisions += games.iter().map(|g| g.decisions).sum::<usize>();
+        squared += mse * count as f64;
+        scores += games.iter().map(|g| u64::from(g.score)).sum::<u64>();
+        games_since += count;
+        on_batch(done);
+        if done % eval_every == 0 || done == config.games {
+            let (as_order, conceded) = against_greedy(model, config.size, eval_deals, config.jobs);
+            let report = TdReport {
+                games: done,
+                seconds: started.elapsed().as_secs_f64(),
+                decisions_per_second: decisions as f64
+                    / window_start.elapsed().as_secs_f64().max(1e-9),
+                rate: rate_at(config, done),
+                td_error: squared / games_since as f64,
+                self_play: scores as f64 / games_since as f64,
+                as_order,
+                conceded,
+            };
+            on_eval(&report, model)?;
+            (decisions, squared, scores, games_since) = (0, 0.0, 0, 0);
+            window_start = std::time::Instant::now();
+        }
+    }
+    Ok(())
+}

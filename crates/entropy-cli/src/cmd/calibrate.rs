@@ -1,22 +1,18 @@
 //! `entropy calibrate`: how far the expected final scores people read are from the final scores
 //! of the games that followed, turn by turn, and the fit of the correction that closes the gap.
 
-use std::fmt::Write as _;
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
-use entropy_core::{Position, Role, Size};
-use entropy_engine::eval::{
-    Calibration, CalibrationSample, DecisionSample, LinearEval, SAMPLES_HEADER,
+use entropy_arena::calibration::{
+    complete_games, decision_samples, games_in, read_samples, samples_text, Report, Row,
 };
+use entropy_arena::games::{decisions_in, in_game_order, read_all};
+use entropy_engine::eval::{Calibration, CalibrationSample, LinearEval};
 use entropy_engine::learned::BotEval;
-use entropy_engine::search::{horizon, Limits, Searcher};
-use indicatif::ProgressBar;
-
-use super::analyse::{decisions_in, in_game_order, jobs, limits, read_all, Game};
+use entropy_engine::search::Limits;
 
 /// Compare the expected final scores the analysis shows (the web page's evaluation graph and
 /// Hint, `entropy play`'s eval, `/api/analyse`, `entropy analyse`) with the final scores of the
@@ -101,14 +97,6 @@ impl EvalChoice {
     }
 }
 
-/// One analysed decision, and how much it counts in a fit (`FILE@WEIGHT`; not written to
-/// samples files).
-#[derive(Copy, Clone, Debug, PartialEq)]
-struct Row {
-    sample: DecisionSample,
-    weight: f64,
-}
-
 pub fn run(args: Args) -> Result<ExitCode> {
     let calibration = chosen_calibration(args.eval, args.calibration.as_deref())?;
     if args.every == 0 {
@@ -119,15 +107,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
         let mut rows = Vec::new();
         for input in &args.inputs {
             let (path, weight) = weighted(input)?;
-            rows.extend(
-                read_samples(&path)?
-                    .into_iter()
-                    .map(|r| Row { weight, ..r }),
-            );
+            rows.extend(read_samples(&path, weight).map_err(anyhow::Error::msg)?);
         }
         (rows, format!("samples from {}", names(&args.inputs)))
     } else {
-        let limits = limits(args.nodes, args.time)?;
+        let limits = super::search_limits(args.nodes, args.time)?;
         let budget = match args.time {
             Some(s) => format!("{s} s"),
             None => format!("{} nodes", args.nodes),
@@ -140,7 +124,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
         bail!("no decision of a complete 7x7 game to calibrate on");
     }
     if let Some(path) = &args.samples {
-        write_samples(path, &rows)?;
+        std::fs::write(path, samples_text(&rows))
+            .with_context(|| format!("cannot write {}", path.display()))?;
     }
     let report = Report::of(&rows, calibration);
     print!("{}", report.text(&what, started.elapsed().as_secs_f64()));
@@ -149,16 +134,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
             .with_context(|| format!("cannot write {}", path.display()))?;
     }
     if let Some(path) = &args.fit {
-        let samples: Vec<CalibrationSample> = rows
-            .iter()
-            .filter(|r| !r.sample.solved)
-            .map(|r| CalibrationSample {
-                horizon: r.sample.horizon,
-                raw: r.sample.raw,
-                final_score: r.sample.final_score,
-                weight: r.weight,
-            })
-            .collect();
+        let samples: Vec<CalibrationSample> =
+            rows.iter().filter_map(Row::calibration_sample).collect();
         let fitted = Calibration::fit(7, &samples, args.bandwidth);
         let made_by = format!(
             "Made by: entropy calibrate {} ({} decisions: {what}; bandwidth {})",
@@ -212,35 +189,15 @@ fn chosen_calibration(
 
 /// Analyses every `--every`-th decision of the complete 7x7 games of the records.
 fn analyse_games(args: &Args, limits: Limits) -> Result<Vec<Row>> {
-    let (games, unreadable) = read_all(&args.inputs)?;
+    let (games, unreadable) = read_all(&args.inputs).map_err(anyhow::Error::msg)?;
     for problem in &unreadable {
         eprintln!("entropy: skipped {problem}");
     }
-    let games: Vec<(Game, f64)> = games
-        .into_iter()
-        .filter_map(|game| match final_score(&game) {
-            Ok(score) => Some((game, score)),
-            Err(why) => {
-                eprintln!("entropy: skipped {}: {why}", game.source);
-                None
-            }
-        })
-        .collect();
-    // A deterministic player meets itself in the same game twice per deal (roles swapped, same
-    // chips): count each game once.
-    let mut seen = std::collections::HashSet::new();
-    let before = games.len();
-    let games: Vec<(Game, f64)> = games
-        .into_iter()
-        .filter(|(game, _)| seen.insert(game.moves.clone()))
-        .collect();
-    if games.len() < before {
-        eprintln!(
-            "entropy: {} games repeat an earlier one move for move; each counts once",
-            before - games.len()
-        );
+    let (games, notes) = complete_games(games);
+    for note in &notes {
+        eprintln!("entropy: {note}");
     }
-    let (games, finals): (Vec<Game>, Vec<f64>) = games.into_iter().unzip();
+    let (games, finals): (Vec<_>, Vec<f64>) = games.into_iter().unzip();
     if games.is_empty() {
         bail!("no complete 7x7 game in {}", names(&args.inputs));
     }
@@ -251,9 +208,9 @@ fn analyse_games(args: &Args, limits: Limits) -> Result<Vec<Row>> {
     let eval = args.eval.eval().uncalibrated();
     in_game_order(
         &games,
-        jobs(args.jobs, games.len()),
+        super::jobs_or_cpus(args.jobs).min(games.len()),
         &eval,
-        |searcher, game| analyse_game(searcher, game, limits, args.every, &bar),
+        |searcher, game| decision_samples(searcher, game, limits, args.every, || bar.inc(1)),
         |index, analysed| {
             rows.extend(analysed.into_iter().map(|mut row: Row| {
                 row.sample.game = index + 1;
@@ -264,70 +221,6 @@ fn analyse_games(args: &Args, limits: Limits) -> Result<Vec<Row>> {
     );
     bar.finish_and_clear();
     Ok(rows)
-}
-
-/// Order's final score, for a complete 7x7 game whose moves are all legal.
-fn final_score(game: &Game) -> Result<f64, String> {
-    if game.size != Size::SEVEN {
-        return Err("not a 7x7 game (the calibration is for 7x7)".into());
-    }
-    let mut position = Position::new(game.size);
-    for (i, &mv) in game.moves.iter().enumerate() {
-        position
-            .play(mv)
-            .map_err(|e| format!("move {} ({mv}) is illegal: {e}", i + 1))?;
-    }
-    if !position.is_over() {
-        return Err("the game is not finished".into());
-    }
-    Ok(position.score() as f64)
-}
-
-/// Every `every`-th decision of a game, each analysed from a clean table as the web page does.
-fn analyse_game(
-    searcher: &mut Searcher<BotEval>,
-    game: &Game,
-    limits: Limits,
-    every: usize,
-    bar: &ProgressBar,
-) -> Vec<Row> {
-    let mut position = Position::new(game.size);
-    let mut rows = Vec::new();
-    let mut decision = 0;
-    for &mv in &game.moves {
-        if let Some(role) = position.to_move() {
-            if decision % every == 0 {
-                searcher.clear();
-                let analysis = searcher.analyse(&position, limits, 1, None);
-                let sample = DecisionSample {
-                    game: 0,
-                    turn: position.placed() + usize::from(role == Role::Chaos),
-                    role,
-                    depth: analysis.depth,
-                    solved: analysis.solved,
-                    horizon: horizon(&position, analysis.depth, analysis.solved),
-                    score: position.score() as f64,
-                    raw: analysis.best().value,
-                    final_score: 0.0,
-                };
-                rows.push(Row {
-                    sample,
-                    weight: 1.0,
-                });
-                bar.inc(1);
-            }
-            decision += 1;
-        }
-        position.play_unchecked(mv);
-    }
-    rows
-}
-
-fn games_in(rows: &[Row]) -> usize {
-    let mut games: Vec<usize> = rows.iter().map(|r| r.sample.game).collect();
-    games.sort_unstable();
-    games.dedup();
-    games.len()
 }
 
 /// The files' names, without their folders.
@@ -342,214 +235,4 @@ fn names(paths: &[PathBuf]) -> String {
         })
         .collect();
     names.join(", ")
-}
-
-fn write_samples(path: &Path, rows: &[Row]) -> Result<()> {
-    let write = || -> std::io::Result<()> {
-        let mut out = std::io::BufWriter::new(std::fs::File::create(path)?);
-        writeln!(out, "{SAMPLES_HEADER}")?;
-        for r in rows {
-            writeln!(out, "{}", r.sample)?;
-        }
-        out.flush()
-    };
-    write().with_context(|| format!("cannot write {}", path.display()))
-}
-
-fn read_samples(path: &Path) -> Result<Vec<Row>> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let mut lines = text.lines().enumerate();
-    match lines.next() {
-        Some((_, header)) if header.trim() == SAMPLES_HEADER => {}
-        _ => bail!(
-            "{}: not a samples file (its first line should be {SAMPLES_HEADER})",
-            path.display()
-        ),
-    }
-    lines
-        .filter(|(_, line)| !line.trim().is_empty())
-        .map(|(i, line)| {
-            row_of(line).with_context(|| format!("{} line {}: {line:?}", path.display(), i + 1))
-        })
-        .collect()
-}
-
-fn row_of(line: &str) -> Result<Row> {
-    let sample = line.parse().map_err(anyhow::Error::msg)?;
-    Ok(Row {
-        sample,
-        weight: 1.0,
-    })
-}
-
-/// Sums for one turn and player to move.
-#[derive(Copy, Clone, Debug, Default)]
-struct Cell {
-    decisions: usize,
-    value: f64,
-    raw: f64,
-    final_score: f64,
-    squared_error: f64,
-}
-
-impl Cell {
-    fn mean(&self, sum: f64) -> f64 {
-        sum / self.decisions.max(1) as f64
-    }
-
-    fn bias(&self) -> f64 {
-        self.mean(self.value - self.final_score)
-    }
-
-    fn mse(&self) -> f64 {
-        self.mean(self.squared_error)
-    }
-}
-
-/// The per-turn comparison: `cells[turn][role]`, role 0 Chaos (placing chip `turn`), 1 Order
-/// (sliding after it).
-struct Report {
-    cells: Vec<[Cell; 2]>,
-    decisions: usize,
-    calibrated: bool,
-}
-
-impl Report {
-    fn of(rows: &[Row], calibration: Option<&Calibration>) -> Report {
-        let mut cells = vec![[Cell::default(); 2]; 50];
-        for r in rows {
-            let offset = calibration.map_or(0.0, |c| c.offset(7, r.sample.horizon));
-            // As the analysis shows it: never below the score now.
-            let value = (r.sample.raw + offset).max(r.sample.score);
-            let cell = &mut cells[r.sample.turn.min(49)][usize::from(r.sample.role == Role::Order)];
-            cell.decisions += 1;
-            cell.value += value;
-            cell.raw += r.sample.raw;
-            cell.final_score += r.sample.final_score;
-            cell.squared_error += (value - r.sample.final_score).powi(2);
-        }
-        Report {
-            cells,
-            decisions: rows.len(),
-            calibrated: calibration.is_some(),
-        }
-    }
-
-    fn text(&self, what: &str, seconds: f64) -> String {
-        let mut out = format!(
-            "{} decisions: {what} ({:.0} s); values {}\n\
-             value: the mean expected final score shown; final: the mean final score; bias: their \
-             difference; rmse: root mean squared error\n\
-             turn | Chaos to place: n  value  final   bias  rmse | Order to slide: n  value  final   bias  rmse\n",
-            self.decisions,
-            seconds,
-            if self.calibrated { "calibrated" } else { "as searched (no calibration)" }
-        );
-        let mut worst: Option<(f64, usize, &str)> = None;
-        for (turn, pair) in self.cells.iter().enumerate() {
-            if pair.iter().all(|c| c.decisions == 0) {
-                continue;
-            }
-            let _ = write!(out, "{turn:>4} |");
-            for (cell, role) in pair.iter().zip(["Chaos", "Order"]) {
-                if cell.decisions == 0 {
-                    let _ = write!(out, "{:>40} |", "");
-                    continue;
-                }
-                let _ = write!(
-                    out,
-                    "{:>15} {:>6.1} {:>6.1} {:>+6.1} {:>5.1} |",
-                    cell.decisions,
-                    cell.mean(cell.value),
-                    cell.mean(cell.final_score),
-                    cell.bias(),
-                    cell.mse().sqrt()
-                );
-                if worst.is_none_or(|(b, ..)| cell.bias().abs() > b) {
-                    worst = Some((cell.bias().abs(), turn, role));
-                }
-            }
-            out.pop();
-            out.push('\n');
-        }
-        if let Some((bias, turn, role)) = worst {
-            let _ = writeln!(
-                out,
-                "largest |bias|: {bias:.2} points ({role} to move at turn {turn})"
-            );
-        }
-        out
-    }
-
-    fn csv(&self) -> String {
-        let mut out = String::from("turn,role,decisions,mean_value,mean_raw,mean_final,bias,mse\n");
-        for (turn, pair) in self.cells.iter().enumerate() {
-            for (cell, role) in pair.iter().zip(["chaos", "order"]) {
-                if cell.decisions > 0 {
-                    let _ = writeln!(
-                        out,
-                        "{turn},{role},{},{:.3},{:.3},{:.3},{:.3},{:.3}",
-                        cell.decisions,
-                        cell.mean(cell.value),
-                        cell.mean(cell.raw),
-                        cell.mean(cell.final_score),
-                        cell.bias(),
-                        cell.mse()
-                    );
-                }
-            }
-        }
-        out
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn samples_read_back_as_written() {
-        // The line format itself is DecisionSample's (entropy_engine::eval); here, the file.
-        let rows: Vec<Row> = [
-            "3,12,order,7,0,104,20,41.25,80",
-            "3,13,chaos,6,1,0,22,22,80",
-        ]
-        .into_iter()
-        .map(|line| row_of(line).unwrap())
-        .collect();
-        let path = std::env::temp_dir().join(format!("calibrate-{}.csv", std::process::id()));
-        write_samples(&path, &rows).unwrap();
-        assert_eq!(read_samples(&path).unwrap(), rows);
-        std::fs::write(&path, "game,turn\n1,2\n").unwrap();
-        assert!(read_samples(&path).is_err());
-        std::fs::remove_file(&path).unwrap();
-    }
-
-    #[test]
-    fn the_report_compares_means_per_turn_and_role() {
-        let row = |role, raw, final_score| Row {
-            sample: DecisionSample {
-                game: 1,
-                turn: 5,
-                role,
-                depth: 3,
-                solved: false,
-                horizon: 120,
-                score: 10.0,
-                raw,
-                final_score,
-            },
-            weight: 1.0,
-        };
-        let rows = [row(Role::Chaos, 40.0, 80.0), row(Role::Chaos, 50.0, 70.0)];
-        let report = Report::of(&rows, None);
-        let cell = report.cells[5][0];
-        assert_eq!(cell.decisions, 2);
-        assert_eq!(cell.bias(), -30.0);
-        assert_eq!(cell.mse(), (1600.0 + 400.0) / 2.0);
-        assert!(report
-            .csv()
-            .contains("5,chaos,2,45.000,45.000,75.000,-30.000,1000.000"));
-    }
 }

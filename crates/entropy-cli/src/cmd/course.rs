@@ -5,17 +5,17 @@ use std::io::{self, BufRead, BufReader, Write};
 use std::net::{TcpListener, TcpStream, ToSocketAddrs};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
+use entropy_arena::course::{CoursePeer, TcpLines, COURSE_RULES};
 use entropy_arena::deal::shuffled_bag;
+use entropy_arena::game::{play_game_with, GameOutcome};
+use entropy_arena::record::format_moves;
 use entropy_core::{Move, Phase, Position, Role, Size};
-use entropy_engine::bots::random_move;
 use entropy_engine::search::{Limits, Searcher};
 use entropy_engine::{make_bot, Budget};
-use entropy_protocol::course::{Client, Next, Referee};
-use rand::SeedableRng;
-use rand_xoshiro::Xoshiro256PlusPlus;
+use entropy_protocol::course::{Client as CourseClient, Next};
 
 /// Serve the course assignment's Entropy(N) game to two TCP clients.
 ///
@@ -51,184 +51,80 @@ pub struct ServerArgs {
 }
 
 /// One connected client.
-struct Peer {
+struct Client {
     name: String,
-    reader: BufReader<TcpStream>,
-    writer: TcpStream,
+    peer: CoursePeer<TcpLines>,
 }
 
-impl Peer {
-    fn send(&mut self, line: &str) -> io::Result<()> {
-        writeln!(self.writer, "{line}")?;
-        self.writer.flush()
-    }
-
-    /// Reads a line within `left`; `Err` names the fault.
-    fn read(&mut self, left: Duration) -> std::result::Result<String, String> {
-        if left.is_zero() {
-            return Err("time".to_owned());
-        }
-        self.reader
-            .get_ref()
-            .set_read_timeout(Some(left))
-            .map_err(|e| format!("socket: {e}"))?;
-        let mut line = String::new();
-        match self.reader.read_line(&mut line) {
-            Ok(0) => Err("disconnected".to_owned()),
-            Ok(_) => Ok(line.trim_end().to_owned()),
-            Err(e)
-                if matches!(
-                    e.kind(),
-                    io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut
-                ) =>
-            {
-                Err("time".to_owned())
-            }
-            Err(e) => Err(format!("read failed: {e}")),
-        }
-    }
+fn accept(listener: &TcpListener, number: usize) -> Result<Client> {
+    let (stream, address) = listener.accept().context("accept failed")?;
+    let name = format!("client {number} ({address})");
+    eprintln!("{name} connected");
+    Ok(Client {
+        name,
+        peer: CoursePeer::new(TcpLines::new(stream).context("socket clone failed")?),
+    })
 }
 
-/// What happened in one game.
-struct GameLog {
-    score: u32,
-    forfeits: Vec<(Role, String)>,
-    moves: Vec<String>,
-    seconds: [f64; 2],
-    board: String,
-}
-
-/// A game's state on the server's side: the referee, the jury that moves for a player who
-/// forfeited, each player's time used, who is out and why.
-struct Table {
-    referee: Referee,
-    jury: Xoshiro256PlusPlus,
-    used: [Duration; 2],
-    out: [bool; 2],
-    forfeits: Vec<(Role, String)>,
-    clock: Duration,
-}
-
-/// The index of a role in the table's pairs.
-fn index(role: Role) -> usize {
-    usize::from(role == Role::Chaos)
-}
-
-impl Table {
-    /// One decision: prompt the player, read and check its reply (or let the jury move).
-    fn turn(
-        &mut self,
-        role: Role,
-        peer: &mut Peer,
-        prompt: impl FnOnce(&mut Peer) -> io::Result<()>,
-    ) -> (Move, String) {
-        let i = index(role);
-        if !self.out[i] {
-            let started = Instant::now();
-            let reply = prompt(peer)
-                .map_err(|e| format!("write failed: {e}"))
-                .and_then(|()| peer.read(self.clock.saturating_sub(self.used[i])));
-            self.used[i] += started.elapsed();
-            let checked = reply.and_then(|line| {
-                let result = match role {
-                    Role::Chaos => self.referee.chaos_reply(&line),
-                    Role::Order => self.referee.order_reply(&line),
-                };
-                result.map_err(|e| e.to_string())
-            });
-            match checked {
-                Ok(done) => return done,
-                Err(reason) => self.forfeit(role, &peer.name, reason),
-            }
-        }
-        // The jury plays for a player that forfeited; Order's jury never passes in this
-        // protocol.
-        let position = *self.referee.position();
-        let mv = loop {
-            let mv = random_move(&position, &mut self.jury);
-            if mv != Move::Pass {
-                break mv;
-            }
-        };
-        let line = self.referee.jury(mv);
-        (mv, line)
-    }
-
-    /// Puts a player out of the game for `reason` (the jury moves for it from now on).
-    fn forfeit(&mut self, role: Role, name: &str, reason: String) {
-        eprintln!("{name} ({role}) forfeits: {reason}");
-        self.out[index(role)] = true;
-        self.forfeits.push((role, reason));
-    }
-}
-
+/// Plays one game between two clients through the arena's game loop under the course's rules,
+/// and shows Order the last placement so that it sees the final board.
 fn play_course_game(
     size: Size,
     seed: u64,
     clock: Duration,
-    order: &mut Peer,
-    chaos: &mut Peer,
-) -> GameLog {
-    let mut table = Table {
-        referee: Referee::new(size),
-        jury: Xoshiro256PlusPlus::seed_from_u64(seed ^ 0x4A55_5259),
-        used: [Duration::ZERO; 2],
-        out: [false; 2],
-        forfeits: Vec::new(),
-        clock,
-    };
-    let mut moves = Vec::new();
-    for (peer, role) in [(&mut *order, Role::Order), (&mut *chaos, Role::Chaos)] {
-        for line in Referee::greeting(size, role) {
-            if peer.send(&line).is_err() && !table.out[index(role)] {
-                table.out[index(role)] = true;
-                table
-                    .forfeits
-                    .push((role, "disconnected before the game".to_owned()));
-            }
+    order: &mut Client,
+    chaos: &mut Client,
+) -> GameOutcome {
+    let deal = shuffled_bag(size, seed);
+    let outcome = play_game_with(
+        COURSE_RULES,
+        size,
+        &deal,
+        [clock; 2],
+        seed ^ 0x4A55_5259,
+        &mut order.peer,
+        &mut chaos.peer,
+    );
+    for forfeit in &outcome.forfeits {
+        let name = if forfeit.role == Role::Order {
+            &order.name
+        } else {
+            &chaos.name
+        };
+        eprintln!(
+            "{name} ({}) forfeits: {}: {}",
+            forfeit.role, forfeit.fault.kind, forfeit.fault.detail
+        );
+    }
+    if !outcome.forfeited(Role::Order) {
+        for line in order.peer.news(&outcome.moves) {
+            let _ = order.peer.send(&line);
         }
     }
-    let mut pending_for_chaos: Option<String> = None;
-    for colour in shuffled_bag(size, seed) {
-        let colour_line = table.referee.draw(colour);
-        // Chaos: Order's last move (if any) and the colour, then its placement.
-        let (placement, to_order) = table.turn(Role::Chaos, chaos, |peer| {
-            if let Some(line) = pending_for_chaos.take() {
-                peer.send(&line)?;
-            }
-            peer.send(&colour_line)
-        });
-        moves.push(placement.to_string());
-        if table.referee.position().is_over() {
-            // Order has no move left, but is shown the last chip so it sees the final board.
-            if !table.out[index(Role::Order)] {
-                let _ = order.send(&to_order);
-            }
-            break;
-        }
-        let (slide, to_chaos) = table.turn(Role::Order, order, |peer| peer.send(&to_order));
-        moves.push(slide.to_string());
-        pending_for_chaos = Some(to_chaos);
-    }
-    GameLog {
-        score: table.referee.position().score(),
-        forfeits: table.forfeits,
-        moves,
-        seconds: [table.used[0].as_secs_f64(), table.used[1].as_secs_f64()],
-        board: table.referee.position().board().to_string(),
-    }
+    outcome
 }
 
-fn accept(listener: &TcpListener, number: usize) -> Result<Peer> {
-    let (stream, address) = listener.accept().context("accept failed")?;
-    stream.set_nodelay(true).ok();
-    let name = format!("client {number} ({address})");
-    eprintln!("{name} connected");
-    Ok(Peer {
-        name,
-        reader: BufReader::new(stream.try_clone().context("socket clone failed")?),
-        writer: stream,
+/// The game as one JSON line of the server's log.
+fn log_line(size: Size, game: u64, seed: u64, order: &Client, chaos: &Client, outcome: &GameOutcome) -> String {
+    let forfeits: Vec<serde_json::Value> = outcome
+        .forfeits
+        .iter()
+        .map(|f| {
+            serde_json::json!({"role": f.role.name(),
+                               "reason": format!("{}: {}", f.fault.kind, f.fault.detail)})
+        })
+        .collect();
+    serde_json::json!({
+        "size": size.side(), "game": game + 1, "seed": seed,
+        "order": order.name, "chaos": chaos.name,
+        "moves": format_moves(&outcome.moves),
+        "board": outcome.position.board().to_string(), "score": outcome.score(),
+        "seconds": {"order": outcome.time_used[0].as_secs_f64(),
+                    "chaos": outcome.time_used[1].as_secs_f64()},
+        "termination": if forfeits.is_empty() { "normal" } else { "forfeit" },
+        "forfeits": forfeits,
     })
+    .to_string()
 }
 
 pub fn run_server(args: ServerArgs) -> Result<ExitCode> {
@@ -256,23 +152,16 @@ pub fn run_server(args: ServerArgs) -> Result<ExitCode> {
             } else {
                 (&mut second, &mut first, 1)
             };
-            let log = play_course_game(size, seed, clock, order, chaos);
-            scores[order_index] = log.score;
+            let outcome = play_course_game(size, seed, clock, order, chaos);
+            scores[order_index] = outcome.score();
             eprintln!(
                 "game {}: {} as Order scored {}",
                 game + 1,
                 order.name,
-                log.score
+                outcome.score()
             );
             if let Some(path) = &args.log {
-                let line = serde_json::json!({
-                    "size": size.side(), "game": game + 1, "seed": seed,
-                    "order": order.name, "chaos": chaos.name,
-                    "moves": log.moves, "board": log.board, "score": log.score,
-                    "seconds": {"order": log.seconds[0], "chaos": log.seconds[1]},
-                    "termination": if log.forfeits.is_empty() { "normal" } else { "forfeit" },
-                    "forfeits": log.forfeits.iter().map(|(role, reason)| serde_json::json!({"role": role.name(), "reason": reason})).collect::<Vec<_>>(),
-                });
+                let line = log_line(size, game, seed, order, chaos, &outcome);
                 let mut file = std::fs::OpenOptions::new()
                     .create(true)
                     .append(true)
@@ -336,7 +225,7 @@ pub fn run_client(args: ClientArgs) -> Result<ExitCode> {
     stream.set_nodelay(true).ok();
     let mut reader = BufReader::new(stream.try_clone()?);
     let mut writer = stream;
-    let mut client = Client::new();
+    let mut client = CourseClient::new();
     let mut bot = make_bot(&args.bot, 1)?;
     let mut searcher = Searcher::new(entropy_engine::learned::BotEval::shipped(), 16);
     let move_time = Duration::from_secs_f64(args.move_time.max(0.01));

@@ -7,10 +7,9 @@ use std::process::ExitCode;
 use anyhow::{bail, Context, Result};
 use entropy_arena::player::PlayerSpec;
 use entropy_arena::record::{read_records, GameRecord, MatchKey};
-use entropy_arena::stats::summarize;
+use entropy_arena::stats::{format_ci, summarize};
 use entropy_arena::tournament::MatchConfig;
 
-use super::matches::{format_ci, play_match};
 
 /// Play each row's player against a reference on paired deals and tabulate the results.
 ///
@@ -80,10 +79,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         } else {
             args.rows.clone()
         };
-        let jobs = args
-            .jobs
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-            .max(1);
+        let jobs = super::jobs_or_cpus(args.jobs);
         for row in &rows {
             let spec = PlayerSpec::parse(row);
             spec.validate()
@@ -110,7 +106,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 args.deals,
                 reference.short_label()
             );
-            play_match(&config, &path, None, args.quiet)?;
+            super::play_with_progress(&config, &path, None, args.quiet)?;
         }
     }
     let table = table(&args, &reference)?;

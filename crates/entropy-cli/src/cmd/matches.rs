@@ -1,19 +1,17 @@
 //! `entropy match`: the arena.
 
-use std::collections::HashSet;
-use std::io::Write;
-use std::ops::ControlFlow;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 use entropy_arena::luck;
 use entropy_arena::player::PlayerSpec;
-use entropy_arena::record::{read_records, GameRecord, MatchKey};
-use entropy_arena::sprt::{MatchSprt, SprtConfig, SprtStatus};
-use entropy_arena::stats::{summarize, MeanCi, Summary};
+use entropy_arena::record::MatchKey;
+use entropy_arena::recorded::recorded_luck;
+use entropy_arena::sprt::SprtConfig;
+use entropy_arena::stats::{summarize, summary_text};
 use entropy_arena::store;
-use entropy_arena::tournament::{MatchConfig, Task};
+use entropy_arena::tournament::MatchConfig;
 
 /// Play a match between two players on paired deals and summarise it.
 ///
@@ -125,10 +123,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         size.side(),
     )
     .map_err(anyhow::Error::msg)?;
-    let jobs = args
-        .jobs
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-        .max(1);
+    let jobs = super::jobs_or_cpus(args.jobs);
     let default_deals = if sprt.is_some() { 1000 } else { 100 };
     let path = args.out.clone().unwrap_or_else(|| default_path(&key));
     if args.fresh {
@@ -137,115 +132,23 @@ pub fn run(args: Args) -> Result<ExitCode> {
     // A resumed match keeps the luck depth its records were made with unless told otherwise.
     let luck = match args.luck {
         Some(depth) => Some(depth),
-        None => recorded_luck(&path)?.unwrap_or(Some(luck::DEFAULT_DEPTH)),
+        None => recorded_luck(&path)
+            .map_err(anyhow::Error::msg)?
+            .unwrap_or(Some(luck::DEFAULT_DEPTH)),
     };
     let config = MatchConfig {
         key: key.with_luck(luck),
         deals: args.deals.unwrap_or(default_deals),
         jobs,
     };
-    let (records, sprt) = play_match(&config, &path, sprt, args.quiet)?;
+    let (records, sprt) = super::play_with_progress(&config, &path, sprt, args.quiet)?;
     let summary = summarize(&records);
-    print_summary(&config.key, config.deals, &summary, sprt.as_ref(), &path);
+    let record = path.display().to_string();
+    print!(
+        "{}",
+        summary_text(&config.key, config.deals, &summary, sprt.as_ref(), &record)
+    );
     Ok(ExitCode::SUCCESS)
-}
-
-/// Plays the games of a match missing from its records file, appending each as it ends, and
-/// returns all its records (those already there and the new ones) for deals below the count.
-/// With an SPRT, the test is run over the records already there and no further game starts
-/// once it decides; its final status is returned too.
-pub fn play_match(
-    config: &MatchConfig,
-    path: &Path,
-    sprt: Option<SprtConfig>,
-    quiet: bool,
-) -> Result<(Vec<GameRecord>, Option<SprtStatus>)> {
-    let mut records = load_previous(path, &config.key)?;
-    records.retain(|r| r.deal < config.deals);
-    let mut test = sprt.map(MatchSprt::new);
-    if let Some(test) = &mut test {
-        // The test takes deals in deal order whatever order the file holds the games in.
-        for record in &records {
-            test.add(record);
-        }
-    }
-    let decided = |test: &Option<MatchSprt>| test.as_ref().is_some_and(|t| t.decision().is_some());
-    let done: HashSet<Task> = records
-        .iter()
-        .map(|r| Task {
-            deal: r.deal,
-            game: r.game,
-        })
-        .collect();
-    let tasks = if decided(&test) {
-        eprintln!(
-            "{}: the SPRT had already decided; no game to play",
-            path.display()
-        );
-        Vec::new()
-    } else {
-        config.tasks(&done)
-    };
-    if !done.is_empty() {
-        eprintln!(
-            "resuming from {}: {} games recorded, {} to play",
-            path.display(),
-            done.len(),
-            tasks.len()
-        );
-    }
-    let mut file = store::open_for_append(path)
-        .with_context(|| format!("cannot open {} for writing", path.display()))?;
-    let bar = super::progress_bar(quiet, config.deals as u64 * 2, done.len() as u64, "games");
-    let mut write_error = None;
-    config.run(&tasks, |mut record| {
-        if let Some(test) = &mut test {
-            test.add(&record);
-            record.sprt = Some(test.status());
-        }
-        if write_error.is_none() {
-            let line = serde_json::to_string(&record).expect("records serialise");
-            if let Err(e) = writeln!(file, "{line}").and_then(|()| file.flush()) {
-                write_error = Some(e);
-            }
-        }
-        if !record.forfeits.is_empty() {
-            for f in &record.forfeits {
-                let player = if f.role == "order" {
-                    &record.order
-                } else {
-                    &record.chaos
-                };
-                bar.suspend(|| {
-                    eprintln!(
-                        "deal {} game {}: {} ({}) forfeits on turn {}: {}: {}",
-                        record.deal, record.game, player.name, f.role, f.turn, f.reason, f.detail
-                    )
-                });
-            }
-        }
-        bar.inc(1);
-        if let Some(status) = record.sprt {
-            bar.set_message(format!(
-                "  SPRT LLR {:+.2} ({:.2}, {:.2}) after {} deals",
-                status.llr, status.lower, status.upper, status.deals
-            ));
-        }
-        records.push(record);
-        if write_error.is_some() || decided(&test) {
-            ControlFlow::Break(())
-        } else {
-            ControlFlow::Continue(())
-        }
-    });
-    bar.finish_and_clear();
-    if let Some(e) = write_error {
-        return Err(e).with_context(|| format!("cannot write to {}", path.display()));
-    }
-    drop(file);
-    // Every game played (or the test decided): a record named `.gz` is compressed now.
-    store::seal(path).with_context(|| format!("cannot compress {}", path.display()))?;
-    Ok((records, test.map(|t| t.status())))
 }
 
 pub fn default_path(key: &MatchKey) -> PathBuf {
@@ -264,148 +167,4 @@ pub fn default_path(key: &MatchKey) -> PathBuf {
         slug(b),
         key.seed
     ))
-}
-
-/// The luck depth of the records already in the file (none: margins as played), or nothing
-/// when it holds no record.
-fn recorded_luck(path: &Path) -> Result<Option<Option<u32>>> {
-    let file = read_records(path).with_context(|| format!("cannot read {}", path.display()))?;
-    Ok(file.records.first().map(|r| r.key.luck))
-}
-
-/// Reads the records already in the file, checking they belong to this match. Lines that cannot
-/// be read (a game cut off mid-write) are dropped from the file, with a warning.
-fn load_previous(path: &Path, key: &MatchKey) -> Result<Vec<GameRecord>> {
-    let file = read_records(path).with_context(|| format!("cannot read {}", path.display()))?;
-    if let Some(other) = file.records.iter().find(|r| &r.key != key) {
-        bail!(
-            "{} holds games of another match ({} vs {}, seed {}, clock {}, size {}, luck {}); \
-             choose another file with --out, or start again with --fresh",
-            path.display(),
-            other.key.players[0],
-            other.key.players[1],
-            other.key.seed,
-            other.key.clock_text(),
-            other.key.size,
-            other
-                .key
-                .luck
-                .map_or("not measured".to_owned(), |d| format!("depth {d}"))
-        );
-    }
-    if !file.problems.is_empty() {
-        if file.sealed_problems {
-            bail!(
-                "{}: unreadable lines in the compressed part ({}); it is never rewritten: \
-                 repair it, or start again with --fresh",
-                path.display(),
-                file.problems[0]
-            );
-        }
-        for problem in &file.problems {
-            eprintln!("warning: dropping unreadable {problem}");
-        }
-        let mut text = String::new();
-        for record in &file.records[file.sealed..] {
-            text.push_str(&serde_json::to_string(record).expect("records serialise"));
-            text.push('\n');
-        }
-        store::rewrite_open(path, &text)
-            .with_context(|| format!("cannot rewrite {}", path.display()))?;
-    }
-    Ok(file.records)
-}
-
-pub fn format_ci(ci: &Option<MeanCi>) -> String {
-    match ci {
-        None => "-".to_owned(),
-        Some(ci) if ci.n < 2 => format!("{:.1}", ci.mean),
-        Some(ci) => format!("{:.1} ± {:.1}", ci.mean, ci.half_width),
-    }
-}
-
-/// Prints a match's summary: `entropy match` when it ends, `entropy records` from a file.
-pub fn print_summary(
-    key: &MatchKey,
-    deals: u32,
-    summary: &Summary,
-    sprt: Option<&SprtStatus>,
-    path: &Path,
-) {
-    println!(
-        "{} (A) vs {} (B): {} deals x 2 games, seed {}, {} clock, {}x{} board",
-        key.players[0].short_label(),
-        key.players[1].short_label(),
-        deals,
-        key.seed,
-        key.clock_text(),
-        key.size,
-        key.size
-    );
-    println!(
-        "{:<3}{:>16}{:>22}{:>9}{:>9}{:>9}  {:<24}player",
-        "", "S as Order", "S conceded as Chaos", "points", "s/game", "median", "forfeits"
-    );
-    for (label, player) in ["A", "B"].iter().zip(&summary.players) {
-        let forfeits = if player.forfeits.is_empty() {
-            "none".to_owned()
-        } else {
-            player
-                .forfeits
-                .iter()
-                .map(|(kind, n)| format!("{kind} {n}"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
-        println!(
-            "{label:<3}{:>16}{:>22}{:>9}{:>9.3}{:>9.3}  {forfeits:<24}{}",
-            format_ci(&player.as_order),
-            format_ci(&player.as_chaos),
-            player.points,
-            player.mean_seconds,
-            player.median_seconds,
-            player.name
-        );
-    }
-    match &summary.paired {
-        Some(ci) => {
-            let [won, drawn, lost] = summary.deals_won_drawn_lost;
-            let verdict = if ci.n < 2 {
-                "too few deals for an interval"
-            } else if ci.significant() {
-                if ci.mean > 0.0 {
-                    "A is stronger"
-                } else {
-                    "B is stronger"
-                }
-            } else {
-                "no significant difference"
-            };
-            println!(
-                "paired margin (A's S as Order - B's S as Order, same chips): {:+.1} ± {:.1} (95% CI, {} deals; A won {won}, drew {drawn}, lost {lost}): {verdict}",
-                ci.mean, ci.half_width, ci.n
-            );
-        }
-        None => println!("paired margin: no complete deal yet"),
-    }
-    if let (Some(ci), Some(depth)) = (&summary.adjusted, key.luck) {
-        println!(
-            "less the draws' luck (valued by a depth-{depth} search; the same mean, less noise): {:+.1} ± {:.1} (95% CI, sd {:.1} where the margins as played have {:.1})",
-            ci.mean,
-            ci.half_width,
-            ci.sd,
-            summary.paired.as_ref().map_or(f64::NAN, |p| p.sd)
-        );
-    }
-    if let Some(status) = sprt {
-        let on = if key.luck.is_some() {
-            "margins less the draws' luck"
-        } else {
-            "margins as played"
-        };
-        // The line as the Ray runner prints it, then which margins it counted.
-        println!("{}", status.line());
-        println!("  (the SPRT counts the {on})");
-    }
-    println!("records: {} ({} games)", path.display(), summary.games);
 }

@@ -148,11 +148,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     }
     let bar = super::progress_bar(args.quiet, args.games as u64, start as u64, "games");
     bar.reset_eta();
-    let jobs = args.jobs.unwrap_or_else(|| {
-        std::thread::available_parallelism()
-            .map(|n| n.get())
-            .unwrap_or(1)
-    });
+    let jobs = super::jobs_or_cpus(args.jobs);
     let started = Instant::now();
     let mut written = decisions;
     let config = PolicyDataConfig {

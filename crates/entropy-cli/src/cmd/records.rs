@@ -6,9 +6,7 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Context, Result};
 use entropy_arena::record::{read_records, GameRecord};
-use entropy_arena::stats::{compare, summarize, MeanCi};
-
-use super::matches::print_summary;
+use entropy_arena::stats::{compare, summarize, summary_text, MeanCi};
 
 /// Summarise a match from its records file, and compare it with other matches on the same
 /// deals, without playing a game.
@@ -39,7 +37,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let key = &records[0].key;
     let deals = records.iter().map(|r| r.deal + 1).max().unwrap_or(0);
     let sprt = records.iter().rev().find_map(|r| r.sprt);
-    print_summary(key, deals, &summarize(&records), sprt.as_ref(), &args.file);
+    let record = args.file.display().to_string();
+    print!(
+        "{}",
+        summary_text(key, deals, &summarize(&records), sprt.as_ref(), &record)
+    );
     for other in &args.against {
         let theirs = load(other)?;
         let comparison = compare(&records, &theirs)

@@ -14,9 +14,7 @@ use entropy_engine::search::Searcher;
 use entropy_train::distill::{
     fit_teacher_data, teacher_data, DistillConfig, FitConfig, DISTILL_CURVE_HEADER,
 };
-use entropy_train::td::{
-    against_greedy, apply_batch, feature_scales, play_batch, rate_at, TdConfig,
-};
+use entropy_train::td::{feature_scales, train, TdConfig, TD_CURVE_HEADER};
 
 /// Train the learned agent (`net`): TD(0) on afterstates in self-play.
 ///
@@ -135,9 +133,6 @@ pub struct Args {
     quiet: bool,
 }
 
-const CURVE_HEADER: &str =
-    "games,seconds,steps_per_second,rate,td_mse,mean_selfplay_score,as_order_vs_greedy,conceded_vs_greedy";
-
 pub fn run(args: Args) -> Result<ExitCode> {
     match args.method.as_str() {
         "td" => run_td(args),
@@ -151,10 +146,7 @@ fn run_distill(args: Args) -> Result<ExitCode> {
     if args.teacher_games == 0 || args.teacher_nodes == 0 || args.epochs == 0 {
         bail!("--teacher-games, --teacher-nodes and --epochs must be at least 1");
     }
-    let jobs = args
-        .jobs
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-        .max(1);
+    let jobs = super::jobs_or_cpus(args.jobs);
     if args.candidates_from.is_some() && args.best_candidates == 0 {
         bail!("--candidates-from chooses the --best-candidates: give --best-candidates N too");
     }
@@ -240,10 +232,7 @@ fn run_td(args: Args) -> Result<ExitCode> {
         seed: args.seed,
         games: args.games,
         batch: args.batch,
-        jobs: args
-            .jobs
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-            .max(1),
+        jobs: super::jobs_or_cpus(args.jobs),
         rate: args.rate,
         rate_end: args.rate_end,
         explore: args.explore,
@@ -271,7 +260,7 @@ fn run_td(args: Args) -> Result<ExitCode> {
     if let Some(path) = &args.init {
         settings += &format!(" --init {}", path.display());
     }
-    let (mut model, mut done) = match resume(&args, &settings)? {
+    let (mut model, done) = match resume(&args, &settings)? {
         Some(state) => state,
         None => {
             let model = match &args.init {
@@ -283,7 +272,7 @@ fn run_td(args: Args) -> Result<ExitCode> {
             };
             let mut file = std::fs::File::create(&args.curve)
                 .with_context(|| format!("cannot write {}", args.curve.display()))?;
-            writeln!(file, "{CURVE_HEADER}")?;
+            writeln!(file, "{TD_CURVE_HEADER}")?;
             (model, 0)
         }
     };
@@ -296,40 +285,27 @@ fn run_td(args: Args) -> Result<ExitCode> {
         done as u64,
         "self-play games  {per_sec}",
     );
-    let started = Instant::now();
-    let mut window = (0usize, 0f64, 0u64, 0usize); // decisions, squared error sum, score sum, games
-    let mut window_start = Instant::now();
-    while done < args.games {
-        let until_eval = args.eval_every - done % args.eval_every;
-        let count = args.batch.min(args.games - done).min(until_eval);
-        let games = play_batch(&model, &config, done, count);
-        let mse = apply_batch(&mut model, &games, rate_at(&config, done));
-        done += count;
-        window.0 += games.iter().map(|g| g.decisions).sum::<usize>();
-        window.1 += mse * count as f64;
-        window.2 += games.iter().map(|g| g.score as u64).sum::<u64>();
-        window.3 += count;
-        bar.set_position(done as u64);
-        if done % args.eval_every == 0 || done == args.games {
-            let seconds = window_start.elapsed().as_secs_f64();
-            let steps = window.0 as f64 / seconds.max(1e-9);
-            let (as_order, conceded) =
-                against_greedy(&model, config.size, args.eval_deals, config.jobs);
-            let line = format!(
-                "{done},{:.1},{steps:.0},{:.4},{:.2},{:.2},{as_order:.2},{conceded:.2}",
-                started.elapsed().as_secs_f64(),
-                rate_at(&config, done),
-                window.1 / window.3 as f64,
-                window.2 as f64 / window.3 as f64,
-            );
+    train(
+        &mut model,
+        &config,
+        done,
+        args.eval_every,
+        args.eval_deals,
+        |games| bar.set_position(games as u64),
+        |report, model| -> Result<()> {
             bar.set_message(format!(
-                "  vs greedy: {as_order:.1} as Order, {conceded:.1} conceded"
+                "  vs greedy: {:.1} as Order, {:.1} conceded",
+                report.as_order, report.conceded
             ));
             bar.suspend(|| {
                 println!(
-                    "{done} games: {steps:.0} decisions/s, TD error {:.2}, self-play {:.1}; vs greedy {as_order:.1} as Order, {conceded:.1} conceded as Chaos ({} deals)",
-                    window.1 / window.3 as f64,
-                    window.2 as f64 / window.3 as f64,
+                    "{} games: {:.0} decisions/s, TD error {:.2}, self-play {:.1}; vs greedy {:.1} as Order, {:.1} conceded as Chaos ({} deals)",
+                    report.games,
+                    report.decisions_per_second,
+                    report.td_error,
+                    report.self_play,
+                    report.as_order,
+                    report.conceded,
                     args.eval_deals
                 )
             });
@@ -337,17 +313,17 @@ fn run_td(args: Args) -> Result<ExitCode> {
                 .append(true)
                 .open(&args.curve)
                 .with_context(|| format!("cannot append to {}", args.curve.display()))?;
-            writeln!(file, "{line}")?;
-            model.set_provenance(&format!("made by: {settings}\ndone: {done}"));
-            super::write_atomically(&args.out, &model.to_bytes())?;
-            window = (0, 0.0, 0, 0);
-            window_start = Instant::now();
-        }
-    }
+            writeln!(file, "{}", report.csv_line())?;
+            let mut model = model.clone();
+            model.set_provenance(&format!("made by: {settings}\ndone: {}", report.games));
+            super::write_atomically(&args.out, &model.to_bytes())
+        },
+    )?;
     bar.finish_and_clear();
     println!(
-        "weights written to {} after {done} games",
-        args.out.display()
+        "weights written to {} after {} games",
+        args.out.display(),
+        args.games
     );
     Ok(ExitCode::SUCCESS)
 }
