@@ -302,7 +302,10 @@ mod tests {
         let path = std::env::temp_dir().join(format!("calibrate-{}.csv", std::process::id()));
         std::fs::write(&path, samples_text(&rows)).unwrap();
         assert_eq!(read_samples(&path, 1.0).unwrap(), rows);
-        assert!(read_samples(&path, 2.0).unwrap().iter().all(|r| r.weight == 2.0));
+        assert!(read_samples(&path, 2.0)
+            .unwrap()
+            .iter()
+            .all(|r| r.weight == 2.0));
         std::fs::write(&path, "game,turn\n1,2\n").unwrap();
         assert!(read_samples(&path, 1.0).is_err());
         std::fs::remove_file(&path).unwrap();

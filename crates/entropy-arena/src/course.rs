@@ -119,7 +119,10 @@ impl<L: Lines> Player for CoursePeer<L> {
         self.told = 0;
         for line in Referee::greeting(size, role) {
             self.lines.send(&line).map_err(|e| {
-                Fault::new(FaultKind::Crash, format!("disconnected before the game: {e}"))
+                Fault::new(
+                    FaultKind::Crash,
+                    format!("disconnected before the game: {e}"),
+                )
             })?;
         }
         Ok(())
@@ -132,9 +135,9 @@ impl<L: Lines> Player for CoursePeer<L> {
         time_left: Duration,
     ) -> Result<Move, Fault> {
         for line in self.news(history) {
-            self.lines.send(&line).map_err(|e| {
-                Fault::new(FaultKind::Crash, format!("write failed: {e}"))
-            })?;
+            self.lines
+                .send(&line)
+                .map_err(|e| Fault::new(FaultKind::Crash, format!("write failed: {e}")))?;
         }
         if time_left.is_zero() {
             return Err(Fault::new(FaultKind::Timeout, "no time left on its clock"));
@@ -208,12 +211,22 @@ mod tests {
             let mut chaos = crate::player::BuiltinPlayer::new("random", 1).unwrap();
             let deal = shuffled_bag(Size::FIVE, 3);
             let clocks = [Duration::from_secs(5); 2];
-            let outcome =
-                play_game_with(COURSE_RULES, Size::FIVE, &deal, clocks, 4, &mut order, &mut chaos);
+            let outcome = play_game_with(
+                COURSE_RULES,
+                Size::FIVE,
+                &deal,
+                clocks,
+                4,
+                &mut order,
+                &mut chaos,
+            );
             assert_eq!(outcome.forfeits.len(), 1);
             assert_eq!(outcome.forfeits[0].fault.kind, kind);
             assert!(outcome.position.is_over());
-            assert!(!outcome.moves.contains(&Move::Pass), "the jury never passes");
+            assert!(
+                !outcome.moves.contains(&Move::Pass),
+                "the jury never passes"
+            );
             // Greeted, then told the first placement before its first answer.
             assert_eq!(order.lines.sent[..2], ["5", "ORDER"]);
             assert_eq!(order.lines.sent.len(), 3);

@@ -83,7 +83,15 @@ pub fn play_game(
     order: &mut dyn Player,
     chaos: &mut dyn Player,
 ) -> GameOutcome {
-    play_game_with(Rules::default(), size, deal, clocks, jury_seed, order, chaos)
+    play_game_with(
+        Rules::default(),
+        size,
+        deal,
+        clocks,
+        jury_seed,
+        order,
+        chaos,
+    )
 }
 
 /// [`play_game`] under a protocol's [`Rules`].

@@ -163,7 +163,9 @@ pub fn moves_of_transcript(text: &str) -> Result<Vec<Move>, String> {
         }
     }
     if entries.is_empty() {
-        return Err("no moves (expected JSON lines, a CodeCup transcript or recorded moves)".into());
+        return Err(
+            "no moves (expected JSON lines, a CodeCup transcript or recorded moves)".into(),
+        );
     }
     parse_moves(&entries).map_err(|e| format!("a move that cannot be read: {e}"))
 }
@@ -237,12 +239,12 @@ mod tests {
         let line = r#"{"moves":["3Cc","CcCa"],"board":"....././....././.....","order":{"name":"you"},"chaos":{"name":"greedy"}}"#;
         let game = game_of_json(line, "x".into()).unwrap();
         assert_eq!(game.size, Size::FIVE);
-        assert_eq!((game.order.as_str(), game.chaos.as_str()), ("you", "greedy"));
-        assert_eq!(game.moves.len(), 3);
         assert_eq!(
-            game.final_score().unwrap_err(),
-            "the game is not finished"
+            (game.order.as_str(), game.chaos.as_str()),
+            ("you", "greedy")
         );
+        assert_eq!(game.moves.len(), 3);
+        assert_eq!(game.final_score().unwrap_err(), "the game is not finished");
         assert!(game_of_json(r#"{"moves": 3}"#, "x".into()).is_err());
         assert!(game_of_json("{not json", "x".into()).is_err());
     }

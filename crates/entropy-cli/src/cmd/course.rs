@@ -105,7 +105,14 @@ fn play_course_game(
 }
 
 /// The game as one JSON line of the server's log.
-fn log_line(size: Size, game: u64, seed: u64, order: &Client, chaos: &Client, outcome: &GameOutcome) -> String {
+fn log_line(
+    size: Size,
+    game: u64,
+    seed: u64,
+    order: &Client,
+    chaos: &Client,
+    outcome: &GameOutcome,
+) -> String {
     let forfeits: Vec<serde_json::Value> = outcome
         .forfeits
         .iter()

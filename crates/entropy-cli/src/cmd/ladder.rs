@@ -10,7 +10,6 @@ use entropy_arena::record::{read_records, GameRecord, MatchKey};
 use entropy_arena::stats::{format_ci, summarize};
 use entropy_arena::tournament::MatchConfig;
 
-
 /// Play each row's player against a reference on paired deals and tabulate the results.
 ///
 /// Every row is an `entropy match` against the reference, kept in DIR/ROW.jsonl.gz, so an

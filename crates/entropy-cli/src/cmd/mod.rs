@@ -86,9 +86,7 @@ pub fn jobs_or_cpus(jobs: Option<usize>) -> usize {
 pub fn search_limits(nodes: u64, time: Option<f64>) -> Result<entropy_engine::search::Limits> {
     use entropy_engine::search::Limits;
     Ok(match time {
-        Some(s) if s.is_finite() && s > 0.0 => {
-            Limits::time(std::time::Duration::from_secs_f64(s))
-        }
+        Some(s) if s.is_finite() && s > 0.0 => Limits::time(std::time::Duration::from_secs_f64(s)),
         Some(s) => bail!("--time must be a positive number of seconds, not {s}"),
         None if nodes == 0 => bail!("--nodes must be at least 1"),
         None => Limits::nodes(nodes),
@@ -104,7 +102,7 @@ pub fn play_with_progress(
     sprt: Option<SprtConfig>,
     quiet: bool,
 ) -> Result<(Vec<GameRecord>, Option<SprtStatus>)> {
-    let bar = super::progress_bar(quiet, config.deals as u64 * 2, 0, "games");
+    let bar = progress_bar(quiet, config.deals as u64 * 2, 0, "games");
     let shown = path.display();
     play_recorded(config, path, sprt, |event| match event {
         MatchEvent::Dropped(problem) => {
@@ -145,4 +143,3 @@ pub fn play_with_progress(
     .map_err(anyhow::Error::msg)
     .inspect(|_| bar.finish_and_clear())
 }
-
