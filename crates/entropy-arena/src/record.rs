@@ -314,6 +314,33 @@ pub fn read_records(path: &Path) -> std::io::Result<RecordFile> {
     Ok(out)
 }
 
+/// The games of one match's record: an error if the record is missing, holds no game or holds
+/// games of more than one match. Unreadable lines (a game cut off mid-write) are returned as
+/// problems; the record is left as it is.
+pub fn read_match(path: &Path) -> Result<(Vec<GameRecord>, Vec<String>), String> {
+    if !crate::store::RecordPaths::new(path).exists() {
+        return Err(format!("{}: no such file", path.display()));
+    }
+    let file = read_records(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let Some(first) = file.records.first() else {
+        return Err(format!("{} holds no game record", path.display()));
+    };
+    if let Some(other) = file.records.iter().find(|r| r.key != first.key) {
+        return Err(format!(
+            "{} holds games of two matches ({} vs {} at {}, and {} vs {} at {}); \
+             summarise each match's games from a file of their own",
+            path.display(),
+            first.key.players[0],
+            first.key.players[1],
+            first.key.clock_text(),
+            other.key.players[0],
+            other.key.players[1],
+            other.key.clock_text()
+        ));
+    }
+    Ok((file.records, file.problems))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

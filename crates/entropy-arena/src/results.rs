@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-use crate::record::{read_records, GameRecord};
+use crate::record::{read_match, GameRecord};
 use crate::sprt::Hypothesis;
 use crate::stats::{compare, summarize, MeanCi};
 
@@ -112,18 +112,11 @@ impl Entry {
 }
 
 fn load(store: &Path, name: &str) -> Result<Vec<GameRecord>, String> {
-    let path = store.join(name);
-    if !crate::store::RecordPaths::new(&path).exists() {
-        return Err(format!("{}: no such record", path.display()));
+    let (records, problems) = read_match(&store.join(name))?;
+    match problems.first() {
+        Some(problem) => Err(format!("unreadable record: {problem}")),
+        None => Ok(records),
     }
-    let file = read_records(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    if let Some(problem) = file.problems.first() {
-        return Err(format!("unreadable record: {problem}"));
-    }
-    if file.records.is_empty() {
-        return Err(format!("{}: holds no game", path.display()));
-    }
-    Ok(file.records)
 }
 
 fn signed(ci: &MeanCi) -> String {

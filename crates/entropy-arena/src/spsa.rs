@@ -130,6 +130,164 @@ impl Spsa {
     }
 }
 
+/// The trajectory file's column names: the iteration, the margin, the forfeits, then each
+/// parameter's plus player's value, minus player's value and estimate after the iteration.
+pub fn trajectory_header(spsa: &Spsa) -> String {
+    let mut columns = vec!["iteration".to_owned(), "margin".into(), "forfeits".into()];
+    for prefix in ["plus_", "minus_", ""] {
+        columns.extend(spsa.params.iter().map(|p| format!("{prefix}{}", p.name)));
+    }
+    columns.join(",")
+}
+
+/// An iteration as a line of the trajectory file ([`trajectory_header`]).
+pub fn trajectory_row(
+    spsa: &Spsa,
+    perturbation: &Perturbation,
+    margin: f64,
+    forfeits: usize,
+) -> String {
+    let mut cells = vec![
+        perturbation.k.to_string(),
+        margin.to_string(),
+        forfeits.to_string(),
+    ];
+    cells.extend(perturbation.plus.iter().map(|v| v.to_string()));
+    cells.extend(perturbation.minus.iter().map(|v| v.to_string()));
+    cells.extend(spsa.params.iter().map(|p| p.value.to_string()));
+    cells.join(",")
+}
+
+/// The estimates and the next iteration from a trajectory file written by an earlier run with
+/// the same `settings` line (a new run starts at 0). A line cut short by an interruption is
+/// removed from the file: its iteration is played again.
+pub fn resume_trajectory(
+    path: &std::path::Path,
+    mut spsa: Spsa,
+    settings: &str,
+) -> Result<(Spsa, u32), String> {
+    let Ok(mut text) = std::fs::read_to_string(path) else {
+        return Ok((spsa, 0));
+    };
+    if !text.is_empty() && !text.ends_with('\n') {
+        text.truncate(text.rfind('\n').map_or(0, |i| i + 1));
+        std::fs::write(path, &text)
+            .map_err(|e| format!("cannot rewrite {}: {e}", path.display()))?;
+    }
+    let mut lines = text.lines();
+    match lines.next() {
+        None => return Ok((spsa, 0)),
+        Some(first) if first == settings => {}
+        Some(first) => {
+            return Err(format!(
+                "{} was written by another run ({first}); give the same settings, another \
+                 --out, or --fresh to start over",
+                path.display()
+            ))
+        }
+    }
+    let expected = trajectory_header(&spsa);
+    if lines.next().is_some_and(|h| h != expected) {
+        return Err(format!(
+            "{}: its columns are not {expected}",
+            path.display()
+        ));
+    }
+    let n = spsa.params.len();
+    let mut next = 0;
+    for (i, line) in lines.enumerate() {
+        let numbers: Option<Vec<f64>> = line.split(',').map(|c| c.parse().ok()).collect();
+        let Some(numbers) = numbers.filter(|v| v.len() == 3 + 3 * n) else {
+            return Err(format!(
+                "{} line {}: not an iteration ({line:?}); delete the line to resume",
+                path.display(),
+                i + 3
+            ));
+        };
+        next = numbers[0] as u32 + 1;
+        for (p, value) in spsa.params.iter_mut().zip(&numbers[3 + 2 * n..]) {
+            p.value = *value;
+        }
+    }
+    Ok((spsa, next))
+}
+
+/// The bot name of `base` with these values of the tuned options (and a node limit).
+pub fn tuned_spec(base: &str, spsa: &Spsa, values: &[f64], nodes: Option<u64>) -> String {
+    let mut options: Vec<String> = spsa
+        .params
+        .iter()
+        .zip(values)
+        .map(|(p, v)| format!("{}={}", p.name, v))
+        .collect();
+    if let Some(nodes) = nodes {
+        options.push(format!("nodes={nodes}"));
+    }
+    let separator = if base.contains(':') { "," } else { ":" };
+    format!("{base}{separator}{}", options.join(","))
+}
+
+/// How an iteration's games are played: the base bot, the clock (or a node limit), the deals
+/// and the threads.
+#[derive(Clone, Debug)]
+pub struct IterationGames {
+    /// The bot both players are made from (`search`, with fixed options).
+    pub base: String,
+    /// Each player's clock per game, in milliseconds (ignored under a node limit).
+    pub clock_ms: u64,
+    /// Positions each search may visit instead of playing to the clock.
+    pub nodes: Option<u64>,
+    /// Paired deals per iteration.
+    pub pairs: u32,
+    /// Games played at the same time.
+    pub jobs: usize,
+}
+
+/// Plays one iteration's deals between the plus (A) and minus (B) players: the plus player's
+/// mean paired margin per deal less the draws' luck, and the number of forfeits.
+pub fn play_iteration(
+    games: &IterationGames,
+    spsa: &Spsa,
+    perturbation: &Perturbation,
+) -> (f64, usize) {
+    use crate::player::PlayerSpec;
+    use crate::record::{GameRecord, MatchKey};
+    use crate::tournament::MatchConfig;
+    let player =
+        |values: &[f64]| PlayerSpec::Builtin(tuned_spec(&games.base, spsa, values, games.nodes));
+    let config = MatchConfig {
+        key: MatchKey {
+            players: [player(&perturbation.plus), player(&perturbation.minus)],
+            seed: derive_seed(spsa.seed, &[perturbation.k as u64, 1]),
+            // Node-limited players must not lose on time.
+            clock_ms: if games.nodes.is_some() {
+                600_000
+            } else {
+                games.clock_ms
+            },
+            clock_b_ms: None,
+            size: 7,
+            // The margins less the draws' luck: the same gradient with less noise
+            // (docs/testing.md), for a small search a draw.
+            luck: Some(crate::luck::DEFAULT_DEPTH),
+        },
+        deals: games.pairs,
+        jobs: games.jobs,
+    };
+    let mut records: Vec<GameRecord> = Vec::new();
+    config.run(&config.tasks(&Default::default()), |record| {
+        records.push(record);
+        std::ops::ControlFlow::Continue(())
+    });
+    // All deals are played, so the paired mean is over every one of them.
+    let summary = crate::stats::summarize(&records);
+    let margin = summary
+        .adjusted
+        .or(summary.paired)
+        .map_or(0.0, |paired| paired.mean);
+    (margin, records.iter().map(|r| r.forfeits.len()).sum())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -6,6 +6,8 @@
 //! the deals and the node limit only.
 
 use std::collections::BTreeMap;
+use std::fs::{File, OpenOptions};
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 
@@ -319,6 +321,89 @@ pub fn policy_games<E: Evaluator, W: From<IllegalStudentMove>>(
         }
         Ok(())
     })
+}
+
+/// The decisions of each game already in a policy-data log (`PREFIX.games`: a settings line,
+/// then `SEED DECISIONS` a game), after checking that it was written with the same `settings`
+/// and that its games follow each other from `first_seed`. A last line cut short by an
+/// interruption is cut off the log (its game is played again).
+pub fn resume_log(log: &Path, settings: &str, first_seed: u64) -> Result<Vec<usize>, String> {
+    let text = match std::fs::read_to_string(log) {
+        Ok(text) => text,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(error) => return Err(format!("cannot read {}: {error}", log.display())),
+    };
+    let mut done = Vec::new();
+    let mut whole = 0;
+    for (n, line) in text.split_inclusive('\n').enumerate() {
+        let at = || format!("{} line {}", log.display(), n + 1);
+        if !line.ends_with('\n') {
+            break;
+        }
+        whole += line.len();
+        let line = line.trim_end();
+        if n == 0 {
+            if line != settings {
+                return Err(format!(
+                    "{} holds data made as `{}`, not `{}`: choose another --out or the same settings",
+                    log.display(),
+                    line.trim_start_matches("# "),
+                    settings.trim_start_matches("# ")
+                ));
+            }
+            continue;
+        }
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        let parsed = match fields[..] {
+            [seed, decisions] => seed
+                .parse::<u64>()
+                .ok()
+                .zip(decisions.parse::<usize>().ok()),
+            _ => None,
+        };
+        let Some((seed, decisions)) = parsed else {
+            return Err(format!(
+                "{}: expected `SEED DECISIONS`, found {line:?}",
+                at()
+            ));
+        };
+        let due = first_seed + done.len() as u64;
+        if seed != due {
+            return Err(format!(
+                "{}: game of seed {seed} where seed {due} was due",
+                at()
+            ));
+        }
+        done.push(decisions);
+    }
+    if whole < text.len() {
+        open_at(log, whole as u64)?;
+    }
+    Ok(done)
+}
+
+/// Opens a data file for appending after its first `length` bytes, cutting off what an
+/// interrupted run wrote beyond them; a file shorter than that is an error (the data and the
+/// log disagree).
+pub fn open_at(path: &Path, length: u64) -> Result<File, String> {
+    let file = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+    let have = file
+        .metadata()
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?
+        .len();
+    if have < length {
+        return Err(format!(
+            "{} holds {have} bytes where its log counts {length}: the files do not belong together",
+            path.display()
+        ));
+    }
+    file.set_len(length)
+        .map_err(|e| format!("cannot cut {} to its whole games: {e}", path.display()))?;
+    Ok(file)
 }
 
 #[cfg(test)]

@@ -477,3 +477,32 @@ pub fn train<E>(
     }
     Ok(())
 }
+
+/// The model and the games done of an earlier run written to `out` with the same `settings`
+/// (its `made by:` line), if there is one; an error if `out` holds another run.
+pub fn resume_run(
+    out: &std::path::Path,
+    settings: &str,
+) -> Result<Option<(NTupleModel, usize)>, String> {
+    if !out.exists() {
+        return Ok(None);
+    }
+    let bytes = std::fs::read(out).map_err(|e| format!("cannot read {}: {e}", out.display()))?;
+    let model = NTupleModel::from_bytes(&bytes)
+        .map_err(|e| format!("cannot resume from {}: {}", out.display(), e.0))?;
+    let provenance = model.provenance().to_owned();
+    let made_by = provenance.lines().find_map(|l| l.strip_prefix("made by: "));
+    if made_by != Some(settings) {
+        return Err(format!(
+            "{} holds another run ({}); use --fresh to start again or another --out",
+            out.display(),
+            made_by.unwrap_or("unknown settings")
+        ));
+    }
+    let done = provenance
+        .lines()
+        .find_map(|l| l.strip_prefix("done: "))
+        .and_then(|d| d.parse().ok())
+        .ok_or_else(|| "the weights do not say how many games were done".to_owned())?;
+    Ok(Some((model, done)))
+}

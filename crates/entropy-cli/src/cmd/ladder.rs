@@ -1,13 +1,11 @@
 //! `entropy ladder`: every bot against one reference, and a table of the results.
 
-use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{bail, Context, Result};
 use entropy_arena::player::PlayerSpec;
-use entropy_arena::record::{read_records, GameRecord, MatchKey};
-use entropy_arena::stats::{format_ci, summarize};
+use entropy_arena::record::MatchKey;
 use entropy_arena::tournament::MatchConfig;
 
 /// Play each row's player against a reference on paired deals and tabulate the results.
@@ -108,7 +106,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
             super::play_with_progress(&config, &path, None, args.quiet)?;
         }
     }
-    let table = table(&args, &reference)?;
+    let table = entropy_arena::ladder::table(&args.dir, &reference, args.seed)
+        .map_err(anyhow::Error::msg)?;
     let path = args.dir.join("ladder.md");
     std::fs::write(&path, &table).with_context(|| format!("cannot write {}", path.display()))?;
     print!("{table}");
@@ -127,97 +126,4 @@ fn slug(label: &str) -> String {
         })
         .collect();
     text.trim_matches('_').chars().take(48).collect()
-}
-
-/// The markdown table of every match file in the directory played against the reference.
-fn table(args: &Args, reference: &PlayerSpec) -> Result<String> {
-    let mut rows: Vec<(f64, String)> = Vec::new();
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(&args.dir)
-        .with_context(|| format!("cannot list {}", args.dir.display()))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter_map(|p| {
-            // Each record once, by its compressed name, whichever of its parts is there.
-            let name = p.to_string_lossy().into_owned();
-            if name.ends_with(".jsonl.gz") {
-                Some(p)
-            } else {
-                name.ends_with(".jsonl")
-                    .then(|| PathBuf::from(format!("{name}.gz")))
-            }
-        })
-        .collect();
-    entries.sort();
-    entries.dedup();
-    for path in entries {
-        let file =
-            read_records(&path).with_context(|| format!("cannot read {}", path.display()))?;
-        let records: Vec<GameRecord> = file
-            .records
-            .into_iter()
-            .filter(|r| &r.key.players[1] == reference)
-            .collect();
-        let Some(first) = records.first() else {
-            continue;
-        };
-        let clock = first.key.clock_ms as f64 / 1000.0;
-        let summary = summarize(&records);
-        let player = &summary.players[0];
-        let forfeits = if player.forfeits.is_empty() {
-            "0".to_owned()
-        } else {
-            player
-                .forfeits
-                .iter()
-                .map(|(k, n)| format!("{k} {n}"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
-        let margin = summary
-            .paired
-            .as_ref()
-            .map_or(f64::NEG_INFINITY, |c| c.mean);
-        let paired = match &summary.paired {
-            Some(ci) if ci.n >= 2 => format!("{:+.1} ± {:.1}", ci.mean, ci.half_width),
-            Some(ci) => format!("{:+.1}", ci.mean),
-            None => "-".to_owned(),
-        };
-        let deals = summary.paired.as_ref().map_or(0, |c| c.n);
-        rows.push((
-            margin,
-            format!(
-                "| {} | {} | {} | {} | {} | {:.1} | {} | {:.2} |\n",
-                player.name,
-                format_ci(&player.as_order),
-                format_ci(&player.as_chaos),
-                paired,
-                deals,
-                clock,
-                forfeits,
-                player.mean_seconds
-            ),
-        ));
-    }
-    rows.sort_by(|a, b| a.0.total_cmp(&b.0));
-    let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "| player | S as Order | S conceded as Chaos | paired margin vs {} | deals | clock s | forfeits | s/game |",
-        reference.short_label()
-    );
-    out.push_str("|---|---|---|---|---|---|---|---|\n");
-    for (_, row) in rows {
-        out.push_str(&row);
-    }
-    let _ = writeln!(
-        out,
-        "\nEvery row plays {} on the same paired deals (seed {}): each deal twice, roles swapped, \
-         same chips. S as Order: the row's mean score as Order; S conceded: {}'s mean score \
-         against the row as Chaos; paired margin: per deal, the row's S as Order minus {}'s, \
-         with its 95% confidence interval.",
-        reference.short_label(),
-        args.seed,
-        reference.short_label(),
-        reference.short_label()
-    );
-    Ok(out)
 }

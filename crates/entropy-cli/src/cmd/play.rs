@@ -5,7 +5,8 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Result};
 use entropy_arena::deal::shuffled_bag;
-use entropy_core::{Cell, Move, Phase, Position, Role};
+use entropy_core::notation::lenient;
+use entropy_core::{Move, Phase, Position, Role};
 use entropy_engine::learned::BotEval;
 use entropy_engine::search::analysis::Explanation;
 use entropy_engine::search::{Limits, Searcher};
@@ -108,7 +109,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 }
             } else {
                 let mv = bot.choose(&position, Budget::UNLIMITED);
-                println!("{} ({role}) plays {}", args.bot, describe(mv));
+                println!("{} ({role}) plays {}", args.bot, lenient::describe(mv));
                 mv
             };
             position.play(mv)?;
@@ -147,7 +148,7 @@ impl Analyst {
         let why = Explanation::of(position, &analysis, best.mv)
             .map(|e| e.text())
             .unwrap_or_default();
-        format!("Hint: {}. {why}", describe(best.mv))
+        format!("Hint: {}. {why}", lenient::describe(best.mv))
     }
 
     /// The best moves with their values.
@@ -157,7 +158,7 @@ impl Analyst {
         let moves: Vec<String> = analysis
             .moves
             .iter()
-            .map(|m| format!("{} {:.1}", describe(m.mv), m.value))
+            .map(|m| format!("{} {:.1}", lenient::describe(m.mv), m.value))
             .collect();
         format!(
             "Order's expected final score: {:.1} (score now {}; best moves: {}; {} moves deep{})",
@@ -199,8 +200,8 @@ fn review(
                 format!(
                     "turn {}: {} instead of {} (-{:.1})",
                     d.turn,
-                    describe(d.played.mv),
-                    describe(d.best.mv),
+                    lenient::describe(d.played.mv),
+                    lenient::describe(d.best.mv),
                     d.loss
                 )
             })
@@ -210,15 +211,6 @@ fn review(
             if worst.is_empty() { "" } else { "; biggest: " },
             worst.join("; ")
         );
-    }
-}
-
-fn describe(mv: Move) -> String {
-    match mv {
-        Move::Place { colour, cell } => format!("{} on {cell}", colour.letter()),
-        Move::Slide { from, to } => format!("{from} to {to}"),
-        Move::Pass => "pass".to_owned(),
-        Move::Draw(colour) => format!("draw {}", colour.letter()),
     }
 }
 
@@ -276,14 +268,14 @@ fn ask(
                 let moves: Vec<String> = position
                     .legal_moves()
                     .iter()
-                    .map(|&m| describe(m))
+                    .map(|&m| lenient::describe(m))
                     .collect();
                 println!("{} legal moves: {}", moves.len(), moves.join(", "));
                 continue;
             }
             _ => {}
         }
-        match read_move(text, position) {
+        match lenient::parse_move(text, position) {
             Ok(mv) => match position.check(mv) {
                 Ok(()) => return Ok(Some(mv)),
                 Err(error) => println!("Not allowed: {error}. Try again (`moves` lists them)."),
@@ -292,89 +284,5 @@ fn ask(
                 println!("Cannot read {text:?}: {problem}. Type `help` for the notation.")
             }
         }
-    }
-}
-
-/// Reads a cell leniently: row letter a-g in either case, then a column letter a-g or number 1-7.
-fn read_cell(text: &str) -> Result<Cell, String> {
-    let chars: Vec<char> = text.chars().collect();
-    let [row, column] = chars[..] else {
-        return Err(format!(
-            "{text:?} is not a cell: write a row letter and a column, as Bc or b3"
-        ));
-    };
-    let row = match row.to_ascii_lowercase() {
-        r @ 'a'..='g' => r as usize - 'a' as usize,
-        _ => return Err(format!("{row:?} is not a row: rows are A to G")),
-    };
-    let column = match column.to_ascii_lowercase() {
-        c @ 'a'..='g' => c as usize - 'a' as usize,
-        c @ '1'..='7' => c as usize - '1' as usize,
-        _ => {
-            return Err(format!(
-                "{column:?} is not a column: columns are a to g (or 1 to 7)"
-            ))
-        }
-    };
-    Ok(Cell::new(row, column).expect("on the grid"))
-}
-
-/// Reads the person's move for the phase: a cell to place on, or a slide or `pass`.
-fn read_move(text: &str, position: &Position) -> Result<Move, String> {
-    match position.phase() {
-        Phase::Place(colour) => Ok(Move::Place {
-            colour,
-            cell: read_cell(text)?,
-        }),
-        _ if text.eq_ignore_ascii_case("pass") => Ok(Move::Pass),
-        _ => {
-            let parts: Vec<&str> = text
-                .split(|c: char| c == '-' || c.is_whitespace())
-                .filter(|p| !p.is_empty())
-                .collect();
-            let (from, to) = match parts[..] {
-                [both] if both.chars().count() == 4 => {
-                    let split = both.char_indices().nth(2).map_or(both.len(), |(i, _)| i);
-                    (&both[..split], &both[split..])
-                }
-                [from, to] => (from, to),
-                _ => return Err("a slide is two cells, as BcBg or b3-b7, or type pass".to_owned()),
-            };
-            let (from, to) = (read_cell(from)?, read_cell(to)?);
-            Ok(if from == to {
-                Move::Pass
-            } else {
-                Move::Slide { from, to }
-            })
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use entropy_core::notation::text::parse_position;
-
-    #[test]
-    fn moves_are_read_in_every_notation() {
-        let pos = parse_position("1....../......./......./......./......./......./....... slide")
-            .unwrap();
-        let slide = Move::Slide {
-            from: Cell::new(0, 0).unwrap(),
-            to: Cell::new(0, 3).unwrap(),
-        };
-        for text in ["AaAd", "Aa Ad", "a1-a4", "aa ad", "A1A4"] {
-            assert_eq!(read_move(text, &pos), Ok(slide), "{text}");
-        }
-        assert_eq!(read_move("pass", &pos), Ok(Move::Pass));
-        assert_eq!(read_move("AaAa", &pos), Ok(Move::Pass));
-        assert!(read_move("Aa", &pos).is_err());
-        assert!(read_move("Za Ab", &pos).unwrap_err().contains("not a row"));
-        let placing =
-            parse_position("1....../......./......./......./......./......./....... 2").unwrap();
-        assert!(matches!(read_move("c4", &placing), Ok(Move::Place { .. })));
-        assert!(read_move("c9", &placing)
-            .unwrap_err()
-            .contains("not a column"));
     }
 }

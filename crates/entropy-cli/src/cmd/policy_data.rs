@@ -1,8 +1,8 @@
 //! `entropy policy-data`: teacher data for the policy network `pnet`.
 
-use std::fs::{File, OpenOptions};
+use std::fs::OpenOptions;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -13,7 +13,9 @@ use entropy_engine::eval::LinearEval;
 use entropy_engine::make_bot;
 use entropy_engine::search::model::OpponentModel;
 use entropy_engine::search::Searcher;
-use entropy_train::policy::{label_bytes, policy_games, policy_planes, GameBots, PolicyDataConfig};
+use entropy_train::policy::{
+    label_bytes, open_at, policy_games, policy_planes, resume_log, GameBots, PolicyDataConfig,
+};
 
 /// Write teacher data for the policy network (`pnet`): the searcher plays itself and each
 /// decision of one role is written as its input planes and the move the searcher chose.
@@ -125,11 +127,14 @@ pub fn run(args: Args) -> Result<ExitCode> {
             );
         }
     }
-    let done = resume(&file("games"), &settings, args.first_seed)?;
+    let done =
+        resume_log(&file("games"), &settings, args.first_seed).map_err(anyhow::Error::msg)?;
     let decisions: usize = done.iter().sum();
     let example_bytes = (policy_planes(role) * size.cells() * 4) as u64;
-    let mut planes = open_at(&file("x"), decisions as u64 * example_bytes)?;
-    let mut labels = open_at(&file("y"), (decisions * label_bytes(role)) as u64)?;
+    let mut planes =
+        open_at(&file("x"), decisions as u64 * example_bytes).map_err(anyhow::Error::msg)?;
+    let mut labels =
+        open_at(&file("y"), (decisions * label_bytes(role)) as u64).map_err(anyhow::Error::msg)?;
     let mut games = OpenOptions::new()
         .create(true)
         .append(true)
@@ -200,77 +205,4 @@ pub fn run(args: Args) -> Result<ExitCode> {
         args.games - start
     );
     Ok(ExitCode::SUCCESS)
-}
-
-/// The decisions of each game already in the log, after checking that it was written with
-/// the same settings and its games follow each other from `first_seed`. A last line cut short
-/// by an interruption is cut off the log (its game is played again).
-fn resume(log: &Path, settings: &str, first_seed: u64) -> Result<Vec<usize>> {
-    let text = match std::fs::read_to_string(log) {
-        Ok(text) => text,
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(error) => return Err(error).with_context(|| format!("cannot read {}", log.display())),
-    };
-    let mut done = Vec::new();
-    let mut whole = 0;
-    for (n, line) in text.split_inclusive('\n').enumerate() {
-        let at = || format!("{} line {}", log.display(), n + 1);
-        if !line.ends_with('\n') {
-            break;
-        }
-        whole += line.len();
-        let line = line.trim_end();
-        if n == 0 {
-            if line != settings {
-                bail!(
-                    "{} holds data made as `{}`, not `{}`: choose another --out or the same settings",
-                    log.display(),
-                    line.trim_start_matches("# "),
-                    settings.trim_start_matches("# ")
-                );
-            }
-            continue;
-        }
-        let fields: Vec<&str> = line.split_whitespace().collect();
-        let parsed = match fields[..] {
-            [seed, decisions] => seed
-                .parse::<u64>()
-                .ok()
-                .zip(decisions.parse::<usize>().ok()),
-            _ => None,
-        };
-        let Some((seed, decisions)) = parsed else {
-            bail!("{}: expected `SEED DECISIONS`, found {line:?}", at());
-        };
-        let due = first_seed + done.len() as u64;
-        if seed != due {
-            bail!("{}: game of seed {seed} where seed {due} was due", at());
-        }
-        done.push(decisions);
-    }
-    if whole < text.len() {
-        open_at(log, whole as u64)?;
-    }
-    Ok(done)
-}
-
-/// Opens a data file for appending after its first `length` bytes, cutting off what an
-/// interrupted run wrote beyond them; a file shorter than that is an error (the data and the
-/// log disagree).
-fn open_at(path: &Path, length: u64) -> Result<File> {
-    let file = OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(path)
-        .with_context(|| format!("cannot open {}", path.display()))?;
-    let have = file.metadata()?.len();
-    if have < length {
-        bail!(
-            "{} holds {have} bytes where its log counts {length}: the files do not belong together",
-            path.display()
-        );
-    }
-    file.set_len(length)
-        .with_context(|| format!("cannot cut {} to its whole games", path.display()))?;
-    Ok(file)
 }

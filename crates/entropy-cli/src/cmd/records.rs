@@ -4,8 +4,8 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use anyhow::{bail, Context, Result};
-use entropy_arena::record::{read_records, GameRecord};
+use anyhow::{Context, Result};
+use entropy_arena::record::{read_match, GameRecord};
 use entropy_arena::stats::{compare, summarize, summary_text, MeanCi};
 
 /// Summarise a match from its records file, and compare it with other matches on the same
@@ -88,32 +88,11 @@ fn signed(ci: &MeanCi) -> String {
     }
 }
 
-/// The records of one match's file: an error if the file is missing, holds no record or holds
-/// games of more than one match; unreadable lines (a game cut off mid-write) are skipped with a
-/// warning, and the file is left as it is.
+/// The records of one match's file, with a warning for each unreadable line.
 fn load(path: &Path) -> Result<Vec<GameRecord>> {
-    if !entropy_arena::store::RecordPaths::new(path).exists() {
-        bail!("{}: no such file", path.display());
-    }
-    let file = read_records(path).with_context(|| format!("cannot read {}", path.display()))?;
-    for problem in &file.problems {
+    let (records, problems) = read_match(path).map_err(anyhow::Error::msg)?;
+    for problem in &problems {
         eprintln!("warning: skipping unreadable {problem}");
     }
-    let Some(first) = file.records.first() else {
-        bail!("{} holds no game record", path.display());
-    };
-    if let Some(other) = file.records.iter().find(|r| r.key != first.key) {
-        bail!(
-            "{} holds games of two matches ({} vs {} at {}, and {} vs {} at {}); \
-             summarise each match's games from a file of their own",
-            path.display(),
-            first.key.players[0],
-            first.key.players[1],
-            first.key.clock_text(),
-            other.key.players[0],
-            other.key.players[1],
-            other.key.clock_text()
-        );
-    }
-    Ok(file.records)
+    Ok(records)
 }

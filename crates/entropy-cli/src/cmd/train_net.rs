@@ -9,12 +9,12 @@ use anyhow::{bail, Context, Result};
 use entropy_core::Size;
 use entropy_engine::eval::LinearEval;
 use entropy_engine::eval::Weights;
-use entropy_engine::learned::{NTupleEval, NTupleModel};
+use entropy_engine::learned::{load_model, NTupleEval, NTupleModel};
 use entropy_engine::search::Searcher;
 use entropy_train::distill::{
     fit_teacher_data, teacher_data, DistillConfig, FitConfig, DISTILL_CURVE_HEADER,
 };
-use entropy_train::td::{feature_scales, train, TdConfig, TD_CURVE_HEADER};
+use entropy_train::td::{feature_scales, resume_run, train, TdConfig, TD_CURVE_HEADER};
 
 /// Train the learned agent (`net`): TD(0) on afterstates in self-play.
 ///
@@ -330,40 +330,20 @@ fn run_td(args: Args) -> Result<ExitCode> {
 
 /// The `net` model in the file an option names.
 fn read_model(option: &str, path: &std::path::Path) -> Result<NTupleModel> {
-    let bytes =
-        std::fs::read(path).with_context(|| format!("cannot read {option} {}", path.display()))?;
-    NTupleModel::from_bytes(&bytes)
-        .map_err(|e| anyhow::anyhow!("{option} {}: not a net model: {}", path.display(), e.0))
+    load_model(&path.to_string_lossy()).map_err(|e| anyhow::anyhow!("{option}: {e}"))
 }
 
 /// The model and games done of an earlier run of the same settings in `--out`, if any.
 fn resume(args: &Args, settings: &str) -> Result<Option<(NTupleModel, usize)>> {
-    if args.fresh || !args.out.exists() {
+    if args.fresh {
         return Ok(None);
     }
-    let bytes =
-        std::fs::read(&args.out).with_context(|| format!("cannot read {}", args.out.display()))?;
-    let model = NTupleModel::from_bytes(&bytes)
-        .with_context(|| format!("cannot resume from {}", args.out.display()))?;
-    let provenance = model.provenance().to_owned();
-    let made_by = provenance.lines().find_map(|l| l.strip_prefix("made by: "));
-    if made_by != Some(settings) {
-        bail!(
-            "{} holds another run ({}); use --fresh to start again or another --out",
-            args.out.display(),
-            made_by.unwrap_or("unknown settings")
-        );
-    }
-    let done = provenance
-        .lines()
-        .find_map(|l| l.strip_prefix("done: "))
-        .and_then(|d| d.parse().ok())
-        .context("the weights do not say how many games were done")?;
-    if !args.curve.exists() {
+    let state = resume_run(&args.out, settings).map_err(anyhow::Error::msg)?;
+    if state.is_some() && !args.curve.exists() {
         bail!(
             "{} is missing: cannot resume the learning curve",
             args.curve.display()
         );
     }
-    Ok(Some((model, done)))
+    Ok(state)
 }

@@ -1,19 +1,16 @@
 //! `entropy tune`: SPSA over the searching bot's numeric options, on paired deals.
 
-use std::collections::HashSet;
 use std::fs::{self, OpenOptions};
 use std::io::Write as _;
-use std::ops::ControlFlow;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{bail, Context, Result};
-use entropy_arena::derive_seed;
 use entropy_arena::player::PlayerSpec;
-use entropy_arena::record::{GameRecord, MatchKey};
-use entropy_arena::spsa::{Perturbation, Spsa, SpsaParam};
-use entropy_arena::stats::summarize;
-use entropy_arena::tournament::MatchConfig;
+use entropy_arena::spsa::{
+    play_iteration, resume_trajectory, trajectory_header, trajectory_row, tuned_spec,
+    IterationGames, Spsa, SpsaParam,
+};
 use entropy_engine::bots::{tunable, TUNABLES};
 
 /// Tune the searching bot's numeric options by SPSA (simultaneous perturbation stochastic
@@ -88,7 +85,12 @@ pub fn run(args: Args) -> Result<ExitCode> {
         );
     }
     // The base must be a bot that exists with the tuned options given.
-    let probe = player(&args, &spsa, &spsa.perturb(0).plus);
+    let probe = PlayerSpec::Builtin(tuned_spec(
+        &args.base,
+        &spsa,
+        &spsa.perturb(0).plus,
+        args.nodes,
+    ));
     probe
         .validate()
         .map_err(anyhow::Error::msg)
@@ -107,7 +109,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
         fs::remove_file(&path).with_context(|| format!("cannot delete {}", path.display()))?;
     }
     let settings = settings_line(&args, &spsa);
-    let (mut spsa, start) = resume(&path, spsa, &settings)?;
+    let (mut spsa, start) =
+        resume_trajectory(&path, spsa, &settings).map_err(anyhow::Error::msg)?;
     if start >= spsa.iterations {
         eprintln!(
             "{}: all {} iterations done",
@@ -124,16 +127,27 @@ pub fn run(args: Args) -> Result<ExitCode> {
         .with_context(|| format!("cannot open {} for writing", path.display()))?;
     if start == 0 {
         writeln!(file, "{settings}")?;
-        writeln!(file, "{}", header(&spsa))?;
+        writeln!(file, "{}", trajectory_header(&spsa))?;
     } else {
         eprintln!("resuming from {}: {start} iterations done", path.display());
     }
+    let games = IterationGames {
+        base: args.base.clone(),
+        clock_ms: (args.clock * 1000.0).round().max(1.0) as u64,
+        nodes: args.nodes,
+        pairs: args.pairs,
+        jobs: super::jobs_or_cpus(args.jobs),
+    };
     let bar = super::progress_bar(false, spsa.iterations as u64, start as u64, "iterations");
     for k in start..spsa.iterations {
         let perturbation = spsa.perturb(k);
-        let (margin, forfeits) = play_iteration(&args, &spsa, &perturbation);
+        let (margin, forfeits) = play_iteration(&games, &spsa, &perturbation);
         spsa.update(&perturbation, margin);
-        writeln!(file, "{}", row(&spsa, &perturbation, margin, forfeits))?;
+        writeln!(
+            file,
+            "{}",
+            trajectory_row(&spsa, &perturbation, margin, forfeits)
+        )?;
         file.flush()?;
         bar.set_message(format!("  {}", estimates(&spsa)));
         bar.inc(1);
@@ -222,134 +236,6 @@ fn settings_line(args: &Args, spsa: &Spsa) -> String {
     )
 }
 
-fn header(spsa: &Spsa) -> String {
-    let mut columns = vec!["iteration".to_owned(), "margin".into(), "forfeits".into()];
-    for prefix in ["plus_", "minus_", ""] {
-        columns.extend(spsa.params.iter().map(|p| format!("{prefix}{}", p.name)));
-    }
-    columns.join(",")
-}
-
-fn row(spsa: &Spsa, perturbation: &Perturbation, margin: f64, forfeits: usize) -> String {
-    let mut cells = vec![
-        perturbation.k.to_string(),
-        margin.to_string(),
-        forfeits.to_string(),
-    ];
-    cells.extend(perturbation.plus.iter().map(|v| v.to_string()));
-    cells.extend(perturbation.minus.iter().map(|v| v.to_string()));
-    cells.extend(spsa.params.iter().map(|p| p.value.to_string()));
-    cells.join(",")
-}
-
-/// The estimates and the next iteration from a file written by an earlier run with the same
-/// settings (a new run starts at 0).
-fn resume(path: &Path, mut spsa: Spsa, settings: &str) -> Result<(Spsa, u32)> {
-    let Ok(mut text) = fs::read_to_string(path) else {
-        return Ok((spsa, 0));
-    };
-    // A line cut short by an interruption goes: its iteration is played again.
-    if !text.is_empty() && !text.ends_with('\n') {
-        text.truncate(text.rfind('\n').map_or(0, |i| i + 1));
-        fs::write(path, &text).with_context(|| format!("cannot rewrite {}", path.display()))?;
-    }
-    let mut lines = text.lines();
-    match lines.next() {
-        None => return Ok((spsa, 0)),
-        Some(first) if first == settings => {}
-        Some(first) => bail!(
-            "{} was written by another run ({first}); give the same settings, another --out, \
-             or --fresh to start over",
-            path.display()
-        ),
-    }
-    let expected = header(&spsa);
-    if lines.next().is_some_and(|h| h != expected) {
-        bail!("{}: its columns are not {expected}", path.display());
-    }
-    let n = spsa.params.len();
-    let mut next = 0;
-    for (i, line) in lines.enumerate() {
-        let cells: Vec<&str> = line.split(',').collect();
-        let numbers: Option<Vec<f64>> = cells.iter().map(|c| c.parse().ok()).collect();
-        let Some(numbers) = numbers.filter(|v| v.len() == 3 + 3 * n) else {
-            bail!(
-                "{} line {}: not an iteration ({line:?}); delete the line to resume",
-                path.display(),
-                i + 3
-            );
-        };
-        next = numbers[0] as u32 + 1;
-        for (p, value) in spsa.params.iter_mut().zip(&numbers[3 + 2 * n..]) {
-            p.value = *value;
-        }
-    }
-    Ok((spsa, next))
-}
-
-/// A player with these values of the tuned options.
-fn player(args: &Args, spsa: &Spsa, values: &[f64]) -> PlayerSpec {
-    PlayerSpec::Builtin(spec(&args.base, spsa, values, args.nodes))
-}
-
-/// The bot name of the base with these values of the tuned options (and a node limit).
-fn spec(base: &str, spsa: &Spsa, values: &[f64], nodes: Option<u64>) -> String {
-    let mut options: Vec<String> = spsa
-        .params
-        .iter()
-        .zip(values)
-        .map(|(p, v)| format!("{}={}", p.name, v))
-        .collect();
-    if let Some(nodes) = nodes {
-        options.push(format!("nodes={nodes}"));
-    }
-    let separator = if base.contains(':') { "," } else { ":" };
-    format!("{base}{separator}{}", options.join(","))
-}
-
-/// Plays one iteration's deals between the plus (A) and minus (B) players: the plus player's
-/// mean paired margin per deal less the draws' luck, and the number of forfeits.
-fn play_iteration(args: &Args, spsa: &Spsa, perturbation: &Perturbation) -> (f64, usize) {
-    let clock_ms = match args.nodes {
-        // Node-limited players must not lose on time.
-        Some(_) => 600_000,
-        None => (args.clock * 1000.0).round().max(1.0) as u64,
-    };
-    let config = MatchConfig {
-        key: MatchKey {
-            players: [
-                player(args, spsa, &perturbation.plus),
-                player(args, spsa, &perturbation.minus),
-            ],
-            seed: derive_seed(spsa.seed, &[perturbation.k as u64, 1]),
-            clock_ms,
-            clock_b_ms: None,
-            size: 7,
-            // The margins less the draws' luck: the same gradient, about a fifth less noise
-            // (docs/testing.md), for about 80 ms a game.
-            luck: Some(entropy_arena::luck::DEFAULT_DEPTH),
-        },
-        deals: args.pairs,
-        jobs: super::jobs_or_cpus(args.jobs),
-    };
-    let mut records: Vec<GameRecord> = Vec::new();
-    config.run(&config.tasks(&HashSet::new()), |record| {
-        records.push(record);
-        ControlFlow::Continue(())
-    });
-    // All deals are played, so the paired mean is over every one of them.
-    let summary = summarize(&records);
-    let margin = summary
-        .adjusted
-        .or(summary.paired)
-        .map_or(0.0, |paired| paired.mean);
-    (margin, forfeits(&records))
-}
-
-fn forfeits(records: &[GameRecord]) -> usize {
-    records.iter().map(|r| r.forfeits.len()).sum()
-}
-
 fn estimates(spsa: &Spsa) -> String {
     let values: Vec<String> = spsa
         .params
@@ -361,7 +247,7 @@ fn estimates(spsa: &Spsa) -> String {
 
 fn print_result(args: &Args, spsa: &Spsa) {
     let values: Vec<f64> = spsa.params.iter().map(|p| p.playable(p.value)).collect();
-    let spec = spec(&args.base, spsa, &values, None);
+    let spec = tuned_spec(&args.base, spsa, &values, None);
     println!(
         "estimates after {} iterations: {}",
         spsa.iterations,

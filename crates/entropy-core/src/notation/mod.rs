@@ -7,12 +7,16 @@
 //! | [`course`]   | course assignment (002) | `1 2` | `1 2 R`    | `1 2 1 6`   | (none)   |
 //! | [`text`]     | board text (ours)       | one character per cell, `.` empty, rows split by `/` |
 //!
+//! [`lenient`] reads what a person types at a prompt, in the CodeCup's or the specification's
+//! notation.
+//!
 //! Parsing only checks syntax: `Gg` parses on a 5x5 board and is then refused by
 //! [`crate::Position::play`] as off the board. Syntax errors are [`ParseError`]s; legality errors
 //! are [`crate::IllegalMove`]s.
 
 pub mod codecup;
 pub mod course;
+pub mod lenient;
 pub mod spec;
 pub mod text;
 
