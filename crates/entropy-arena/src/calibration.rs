@@ -147,6 +147,29 @@ pub fn read_samples(path: &Path, weight: f64) -> Result<Vec<Row>, String> {
         .collect()
 }
 
+/// Reads a samples file named `FILE` or `FILE@WEIGHT` (its decisions count WEIGHT times in a
+/// fit; 1 by default).
+pub fn read_weighted_samples(input: &Path) -> Result<Vec<Row>, String> {
+    let text = input.to_string_lossy();
+    match text.rsplit_once('@') {
+        Some((path, weight)) => match weight.parse::<f64>() {
+            Ok(w) if w.is_finite() && w > 0.0 => read_samples(Path::new(path), w),
+            _ => Err(format!(
+                "{text}: the weight after @ must be a positive number, not {weight:?}"
+            )),
+        },
+        None => read_samples(input, 1.0),
+    }
+}
+
+/// Reads a calibration table written by `entropy calibrate --fit`.
+pub fn read_calibration(path: &Path) -> Result<Calibration, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    text.parse()
+        .map_err(|e| format!("{}: not a calibration table: {e}", path.display()))
+}
+
 /// Sums for one turn and player to move.
 #[derive(Copy, Clone, Debug, Default)]
 pub struct Cell {

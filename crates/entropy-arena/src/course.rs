@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use entropy_core::notation::course as notation;
 use entropy_core::{Move, Phase, Position, Role, Size};
-use entropy_protocol::course::Referee;
+use entropy_protocol::course::{Client, Next, Referee};
 
 use crate::game::Rules;
 use crate::player::{Fault, FaultKind, Player};
@@ -171,6 +171,47 @@ impl<L: Lines> Player for CoursePeer<L> {
     }
 
     fn finish(&mut self) {}
+}
+
+/// Plays the client's side of the course protocol until the server closes the connection:
+/// reads the server's lines, and at every turn sends the move `choose` picks. The protocol has
+/// no pass, so a pass from `choose` is replaced by the first legal move.
+pub fn play_as_client(
+    mut reader: impl BufRead,
+    mut writer: impl Write,
+    mut choose: impl FnMut(&Position) -> Result<Move, String>,
+) -> Result<(), String> {
+    let mut client = Client::new();
+    let mut line = String::new();
+    loop {
+        line.clear();
+        let read = reader
+            .read_line(&mut line)
+            .map_err(|e| format!("cannot read from the server: {e}"))?;
+        if read == 0 {
+            return Ok(());
+        }
+        let next = client.receive(&line).map_err(|e| {
+            format!(
+                "the server's line {:?} does not fit the game: {e}",
+                line.trim()
+            )
+        })?;
+        if next == Next::Read {
+            continue;
+        }
+        let position = *client.position().expect("a game is on");
+        let mv = match choose(&position)? {
+            Move::Pass => position.legal_moves()[0],
+            mv => mv,
+        };
+        let answer = client
+            .answer(mv)
+            .map_err(|e| format!("our move {mv} was refused: {e}"))?;
+        writeln!(writer, "{answer}")
+            .and_then(|()| writer.flush())
+            .map_err(|e| format!("cannot write to the server: {e}"))?;
+    }
 }
 
 #[cfg(test)]

@@ -102,6 +102,36 @@ pub fn decision_json(index: usize, game: &RecordedGame, d: &Decision) -> Value {
     })
 }
 
+/// One side's review in a line: the expected points it gave away and its `largest` biggest
+/// mistakes (`entropy play`'s review after a game).
+pub fn side_review(decisions: &[Decision], role: Role, largest: usize) -> String {
+    use entropy_core::notation::lenient::describe;
+    let mut mistakes: Vec<&Decision> = decisions
+        .iter()
+        .filter(|d| d.role == role && d.loss > 0.05)
+        .collect();
+    let lost: f64 = mistakes.iter().map(|d| d.loss).sum();
+    mistakes.sort_by(|a, b| b.loss.total_cmp(&a.loss));
+    let worst: Vec<String> = mistakes
+        .iter()
+        .take(largest)
+        .map(|d| {
+            format!(
+                "turn {}: {} instead of {} (-{:.1})",
+                d.turn,
+                describe(d.played.mv),
+                describe(d.best.mv),
+                d.loss
+            )
+        })
+        .collect();
+    format!(
+        "{lost:.1} expected points given away{}{}",
+        if worst.is_empty() { "" } else { "; biggest: " },
+        worst.join("; ")
+    )
+}
+
 /// Expected points lost per player and role, and the largest mistakes.
 #[derive(Default)]
 pub struct ReviewSummary {

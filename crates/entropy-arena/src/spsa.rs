@@ -130,6 +130,52 @@ impl Spsa {
     }
 }
 
+/// The searching bot's tunables asked for (`NAME` or `NAME=START`; none: every one), as SPSA
+/// parameters at their starting values (the shipped ones unless given), with their ranges and
+/// steps ([`entropy_engine::bots::TUNABLES`]).
+pub fn tunable_params(asked: &[String]) -> Result<Vec<SpsaParam>, String> {
+    use entropy_engine::bots::{tunable, TUNABLES};
+    let every: Vec<String> = TUNABLES.iter().map(|t| t.name.to_owned()).collect();
+    let asked = if asked.is_empty() { &every[..] } else { asked };
+    let mut params: Vec<SpsaParam> = Vec::new();
+    for text in asked {
+        let (name, start) = match text.split_once('=') {
+            Some((name, start)) => (name, Some(start)),
+            None => (text.as_str(), None),
+        };
+        let Some(option) = tunable(name) else {
+            return Err(format!(
+                "--param {text:?}: no such option; it tunes {}",
+                every.join(", ")
+            ));
+        };
+        let value = match start {
+            None => option.default_value(),
+            Some(start) => match start.parse::<f64>() {
+                Ok(v) if v >= option.min && v <= option.max => v,
+                _ => {
+                    return Err(format!(
+                        "--param {text:?}: start from a number from {} to {}",
+                        option.min, option.max
+                    ))
+                }
+            },
+        };
+        if params.iter().any(|p| p.name == name) {
+            return Err(format!("--param {name} given twice"));
+        }
+        params.push(SpsaParam {
+            name: name.to_owned(),
+            value,
+            min: option.min,
+            max: option.max,
+            c_end: option.step,
+            integer: option.integer,
+        });
+    }
+    Ok(params)
+}
+
 /// The trajectory file's column names: the iteration, the margin, the forfeits, then each
 /// parameter's plus player's value, minus player's value and estimate after the iteration.
 pub fn trajectory_header(spsa: &Spsa) -> String {

@@ -2,7 +2,6 @@
 //! this file parses arguments and maps errors to exit codes.
 
 mod cmd;
-mod view;
 
 use std::process::ExitCode;
 

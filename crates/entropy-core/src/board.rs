@@ -283,6 +283,26 @@ impl Board {
             .filter(move |&cell| self.is_vacant(cell))
     }
 
+    /// The score and each line's as text: `S rows=r1,..,rN columns=c1,..,cN` (`entropy score
+    /// --lines`).
+    pub fn scores_text(&self) -> String {
+        let (rows, columns) = self.line_scores();
+        let n = self.size().side();
+        let join = |v: &[u32]| {
+            v[..n]
+                .iter()
+                .map(u32::to_string)
+                .collect::<Vec<_>>()
+                .join(",")
+        };
+        format!(
+            "{} rows={} columns={}",
+            self.score(),
+            join(&rows),
+            join(&columns)
+        )
+    }
+
     /// The score of each row (top to bottom) and each column (left to right), by table lookup.
     pub fn line_scores(&self) -> ([u32; MAX_SIDE], [u32; MAX_SIDE]) {
         let rows = std::array::from_fn(|r| score::line_score(self.rows[r]));

@@ -7,7 +7,8 @@ use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
 use entropy_arena::calibration::{
-    complete_games, decision_samples, games_in, read_samples, samples_text, Report, Row,
+    complete_games, decision_samples, games_in, read_calibration, read_weighted_samples,
+    samples_text, Report, Row,
 };
 use entropy_arena::games::{decisions_in, in_game_order, read_all};
 use entropy_engine::eval::{Calibration, CalibrationSample, LinearEval};
@@ -106,8 +107,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let (rows, what) = if args.from_samples {
         let mut rows = Vec::new();
         for input in &args.inputs {
-            let (path, weight) = weighted(input)?;
-            rows.extend(read_samples(&path, weight).map_err(anyhow::Error::msg)?);
+            rows.extend(read_weighted_samples(input).map_err(anyhow::Error::msg)?);
         }
         (rows, format!("samples from {}", names(&args.inputs)))
     } else {
@@ -155,18 +155,6 @@ pub fn run(args: Args) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// A samples file and its weight, from `FILE` or `FILE@WEIGHT`.
-fn weighted(input: &Path) -> Result<(PathBuf, f64)> {
-    let text = input.to_string_lossy();
-    match text.rsplit_once('@') {
-        Some((path, weight)) => match weight.parse::<f64>() {
-            Ok(w) if w.is_finite() && w > 0.0 => Ok((PathBuf::from(path), w)),
-            _ => bail!("{text}: the weight after @ must be a positive number, not {weight:?}"),
-        },
-        None => Ok((input.to_path_buf(), 1.0)),
-    }
-}
-
 /// The calibration `--calibration` names: the one shipped for `eval`, none, or a file (kept for
 /// the run).
 fn chosen_calibration(
@@ -177,11 +165,8 @@ fn chosen_calibration(
         None => Some(eval.shipped_calibration()),
         Some("none") => None,
         Some(file) => {
-            let text = std::fs::read_to_string(file)
-                .with_context(|| format!("cannot read --calibration {file}"))?;
-            let table: Calibration = text
-                .parse()
-                .with_context(|| format!("--calibration {file}: not a calibration table"))?;
+            let table = read_calibration(Path::new(file))
+                .map_err(|e| anyhow::anyhow!("--calibration: {e}"))?;
             Some(Box::leak(Box::new(table)))
         }
     })

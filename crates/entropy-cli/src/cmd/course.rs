@@ -8,14 +8,13 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
-use entropy_arena::course::{CoursePeer, TcpLines, COURSE_RULES};
+use entropy_arena::course::{play_as_client, CoursePeer, TcpLines, COURSE_RULES};
 use entropy_arena::deal::shuffled_bag;
 use entropy_arena::game::{play_game_with, GameOutcome};
 use entropy_arena::record::format_moves;
 use entropy_core::{Move, Phase, Position, Role, Size};
 use entropy_engine::search::{Limits, Searcher};
 use entropy_engine::{make_bot, Budget};
-use entropy_protocol::course::{Client as CourseClient, Next};
 
 /// Serve the course assignment's Entropy(N) game to two TCP clients.
 ///
@@ -230,64 +229,40 @@ pub fn run_client(args: ClientArgs) -> Result<ExitCode> {
     let stream =
         TcpStream::connect(address).with_context(|| format!("cannot connect to {address}"))?;
     stream.set_nodelay(true).ok();
-    let mut reader = BufReader::new(stream.try_clone()?);
-    let mut writer = stream;
-    let mut client = CourseClient::new();
+    let reader = BufReader::new(stream.try_clone()?);
     let mut bot = make_bot(&args.bot, 1)?;
     let mut searcher = Searcher::new(entropy_engine::learned::BotEval::shipped(), 16);
     let move_time = Duration::from_secs_f64(args.move_time.max(0.01));
     let stdin = io::stdin();
-    let mut line = String::new();
-    loop {
-        line.clear();
-        if reader
-            .read_line(&mut line)
-            .context("cannot read from the server")?
-            == 0
-        {
-            eprintln!("the server closed the connection");
-            return Ok(ExitCode::SUCCESS);
-        }
-        match client
-            .receive(&line)
-            .with_context(|| format!("the server's line {:?} does not fit the game", line.trim()))?
-        {
-            Next::Read => continue,
-            Next::Answer => {}
-        }
-        let position = *client.position().expect("a game is on");
-        let mv = if args.manual {
-            manual_move(&position, &mut stdin.lock())?
+    play_as_client(reader, stream, |position| {
+        Ok(if args.manual {
+            manual_move(position, &mut stdin.lock()).map_err(|e| e.to_string())?
         } else if args.bot.starts_with("search") && position.phase() == Phase::Slide {
             // This protocol has no pass: search Order's real moves only.
             searcher
-                .search_without_pass(&position, Limits::time(move_time))
+                .search_without_pass(position, Limits::time(move_time))
                 .best
         } else {
-            let mv = bot.choose(
-                &position,
+            bot.choose(
+                position,
                 Budget {
                     game_left: move_time * 40,
                     per_move: Some(move_time),
                 },
-            );
-            if mv == Move::Pass {
-                position.legal_moves()[0]
-            } else {
-                mv
-            }
-        };
-        let answer = client
-            .answer(mv)
-            .with_context(|| format!("our move {mv} was refused"))?;
-        writeln!(writer, "{answer}")?;
-        writer.flush()?;
-    }
+            )
+        })
+    })
+    .map_err(anyhow::Error::msg)?;
+    eprintln!("the server closed the connection");
+    Ok(ExitCode::SUCCESS)
 }
 
 fn manual_move(position: &Position, input: &mut impl BufRead) -> Result<Move> {
     loop {
-        eprintln!("{}", crate::view::render(position, &[], false));
+        eprintln!(
+            "{}",
+            entropy_core::notation::terminal::render(position, &[], false)
+        );
         match position.phase() {
             Phase::Place(colour) => eprint!("place {} at (row column): ", colour.letter()),
             _ => eprint!("slide (r1 c1 r2 c2): "),

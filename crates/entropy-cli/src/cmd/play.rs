@@ -5,14 +5,15 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Result};
 use entropy_arena::deal::shuffled_bag;
+use entropy_arena::review::side_review;
 use entropy_core::notation::lenient;
 use entropy_core::{Move, Phase, Position, Role};
 use entropy_engine::learned::BotEval;
-use entropy_engine::search::analysis::Explanation;
+use entropy_engine::search::analysis::{eval_text, hint_text};
 use entropy_engine::search::{Limits, Searcher};
 use entropy_engine::{make_bot, Budget};
 
-use crate::view;
+use entropy_core::notation::terminal as view;
 
 /// Play a game against a built-in bot in the terminal.
 ///
@@ -139,39 +140,22 @@ struct Analyst {
 }
 
 impl Analyst {
-    /// The best move and why.
+    /// The best move and why, from a clean table so that `hint` and `eval` agree.
     fn hint(&mut self, position: &Position) -> String {
-        // From a clean table, so `hint` and `eval` agree on the same position.
         self.searcher.clear();
         let analysis = self.searcher.analyse(position, self.limits, 2, None);
-        let best = analysis.best();
-        let why = Explanation::of(position, &analysis, best.mv)
-            .map(|e| e.text())
-            .unwrap_or_default();
-        format!("Hint: {}. {why}", lenient::describe(best.mv))
+        hint_text(position, &analysis)
     }
 
     /// The best moves with their values.
     fn eval(&mut self, position: &Position) -> String {
         self.searcher.clear();
         let analysis = self.searcher.analyse(position, self.limits, 3, None);
-        let moves: Vec<String> = analysis
-            .moves
-            .iter()
-            .map(|m| format!("{} {:.1}", lenient::describe(m.mv), m.value))
-            .collect();
-        format!(
-            "Order's expected final score: {:.1} (score now {}; best moves: {}; {} moves deep{})",
-            analysis.best().value,
-            position.score(),
-            moves.join(", "),
-            analysis.depth,
-            if analysis.solved { ", exact" } else { "" }
-        )
+        eval_text(position, &analysis)
     }
 }
 
-/// Prints each side's three biggest mistakes of the game.
+/// Prints each side's expected points given away and three biggest mistakes.
 fn review(
     searcher: &mut Searcher<BotEval>,
     size: entropy_core::Size,
@@ -187,30 +171,7 @@ fn review(
         .decisions;
     for role in [Role::Order, Role::Chaos] {
         let who = if role == human { "you" } else { bot };
-        let mut mistakes: Vec<_> = decisions
-            .iter()
-            .filter(|d| d.role == role && d.loss > 0.05)
-            .collect();
-        let lost: f64 = mistakes.iter().map(|d| d.loss).sum();
-        mistakes.sort_by(|a, b| b.loss.total_cmp(&a.loss));
-        let worst: Vec<String> = mistakes
-            .iter()
-            .take(3)
-            .map(|d| {
-                format!(
-                    "turn {}: {} instead of {} (-{:.1})",
-                    d.turn,
-                    lenient::describe(d.played.mv),
-                    lenient::describe(d.best.mv),
-                    d.loss
-                )
-            })
-            .collect();
-        println!(
-            "  {role} ({who}): {lost:.1} expected points given away{}{}",
-            if worst.is_empty() { "" } else { "; biggest: " },
-            worst.join("; ")
-        );
+        println!("  {role} ({who}): {}", side_review(&decisions, role, 3));
     }
 }
 

@@ -54,24 +54,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 continue;
             }
             match text.parse::<Board>() {
-                Ok(board) if args.lines => {
-                    let (rows, columns) = board.line_scores();
-                    let n = board.size().side();
-                    let join = |v: &[u32]| {
-                        v[..n]
-                            .iter()
-                            .map(u32::to_string)
-                            .collect::<Vec<_>>()
-                            .join(",")
-                    };
-                    writeln!(
-                        out,
-                        "{} rows={} columns={}",
-                        board.score(),
-                        join(&rows),
-                        join(&columns)
-                    )?;
-                }
+                Ok(board) if args.lines => writeln!(out, "{}", board.scores_text())?,
                 Ok(board) => writeln!(out, "{}", board.score())?,
                 Err(error) => {
                     failures += 1;

@@ -8,10 +8,10 @@ use std::process::ExitCode;
 use anyhow::{bail, Context, Result};
 use entropy_arena::player::PlayerSpec;
 use entropy_arena::spsa::{
-    play_iteration, resume_trajectory, trajectory_header, trajectory_row, tuned_spec,
-    IterationGames, Spsa, SpsaParam,
+    play_iteration, resume_trajectory, trajectory_header, trajectory_row, tunable_params,
+    tuned_spec, IterationGames, Spsa,
 };
-use entropy_engine::bots::{tunable, TUNABLES};
+use entropy_engine::bots::TUNABLES;
 
 /// Tune the searching bot's numeric options by SPSA (simultaneous perturbation stochastic
 /// approximation), as fishtest and OpenBench tune chess engines.
@@ -159,47 +159,6 @@ pub fn run(args: Args) -> Result<ExitCode> {
 
 /// The parameters asked for, at their starting values, with the schedule.
 fn schedule(args: &Args) -> Result<Spsa> {
-    let asked: Vec<String> = if args.params.is_empty() {
-        TUNABLES.iter().map(|t| t.name.to_owned()).collect()
-    } else {
-        args.params.clone()
-    };
-    let mut params: Vec<SpsaParam> = Vec::new();
-    for text in &asked {
-        let (name, start) = match text.split_once('=') {
-            Some((name, start)) => (name, Some(start)),
-            None => (text.as_str(), None),
-        };
-        let Some(option) = tunable(name) else {
-            let names: Vec<&str> = TUNABLES.iter().map(|t| t.name).collect();
-            bail!(
-                "--param {text:?}: no such option; it tunes {}",
-                names.join(", ")
-            );
-        };
-        let value = match start {
-            None => option.default_value(),
-            Some(start) => match start.parse::<f64>() {
-                Ok(v) if v >= option.min && v <= option.max => v,
-                _ => bail!(
-                    "--param {text:?}: start from a number from {} to {}",
-                    option.min,
-                    option.max
-                ),
-            },
-        };
-        if params.iter().any(|p| p.name == name) {
-            bail!("--param {name} given twice");
-        }
-        params.push(SpsaParam {
-            name: name.to_owned(),
-            value,
-            min: option.min,
-            max: option.max,
-            c_end: option.step,
-            integer: option.integer,
-        });
-    }
     if args.iterations == 0 || args.pairs == 0 {
         bail!("--iterations and --pairs must be at least 1");
     }
@@ -207,7 +166,7 @@ fn schedule(args: &Args) -> Result<Spsa> {
         bail!("--r-end must be a positive number, not {}", args.r_end);
     }
     Ok(Spsa {
-        params,
+        params: tunable_params(&args.params).map_err(anyhow::Error::msg)?,
         iterations: args.iterations,
         r_end: args.r_end,
         seed: args.seed,

@@ -8,7 +8,7 @@
 //! | [`text`]     | board text (ours)       | one character per cell, `.` empty, rows split by `/` |
 //!
 //! [`lenient`] reads what a person types at a prompt, in the CodeCup's or the specification's
-//! notation.
+//! notation, and [`terminal`] draws a position for a person.
 //!
 //! Parsing only checks syntax: `Gg` parses on a 5x5 board and is then refused by
 //! [`crate::Position::play`] as off the board. Syntax errors are [`ParseError`]s; legality errors
@@ -18,6 +18,7 @@ pub mod codecup;
 pub mod course;
 pub mod lenient;
 pub mod spec;
+pub mod terminal;
 pub mod text;
 
 use std::fmt;

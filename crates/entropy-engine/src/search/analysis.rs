@@ -457,3 +457,38 @@ impl Explanation {
         text + "."
     }
 }
+/// A hint in words: the best move of `analysis` and why (`entropy play`'s `hint`).
+pub fn hint_text(position: &Position, analysis: &Analysis) -> String {
+    let best = analysis.best();
+    let why = Explanation::of(position, analysis, best.mv)
+        .map(|e| e.text())
+        .unwrap_or_default();
+    format!(
+        "Hint: {}. {why}",
+        entropy_core::notation::lenient::describe(best.mv)
+    )
+}
+
+/// The expected final score and the best moves of `analysis` in words (`entropy play`'s
+/// `eval`).
+pub fn eval_text(position: &Position, analysis: &Analysis) -> String {
+    let moves: Vec<String> = analysis
+        .moves
+        .iter()
+        .map(|m| {
+            format!(
+                "{} {:.1}",
+                entropy_core::notation::lenient::describe(m.mv),
+                m.value
+            )
+        })
+        .collect();
+    format!(
+        "Order's expected final score: {:.1} (score now {}; best moves: {}; {} moves deep{})",
+        analysis.best().value,
+        position.score(),
+        moves.join(", "),
+        analysis.depth,
+        if analysis.solved { ", exact" } else { "" }
+    )
+}

@@ -1,9 +1,9 @@
-//! Drawing a position for a person in the terminal: coordinates, coloured chips with letters,
-//! each row's and column's score, the bag.
+//! A position drawn for a person in a terminal: coordinates, chips as letters (on ANSI colours
+//! when asked), each row's and column's score, the bag. Plain strings: the caller prints them.
 
 use std::fmt::Write;
 
-use entropy_core::{Cell, Colour, Move, Position};
+use crate::{Cell, Colour, Move, Position};
 
 /// The ANSI background colour of each chip colour, and a foreground that reads on it.
 fn ansi(colour: Colour) -> (&'static str, &'static str) {
@@ -97,4 +97,24 @@ pub fn render(position: &Position, recent: &[Move], use_colour: bool) -> String 
         bag.join(" ")
     );
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::text::parse_position;
+
+    #[test]
+    fn the_board_shows_coordinates_line_scores_and_the_bag() {
+        let position =
+            parse_position("11...../......./......./......./......./......./....... slide")
+                .unwrap();
+        let plain = render(&position, &[], false);
+        assert!(plain.starts_with("      a  b  c"), "{plain}");
+        assert!(plain.contains("  A   R  R  . "), "{plain}");
+        assert!(plain.contains("2 total"), "{plain}");
+        assert!(plain.contains("bag (47 chips)"), "{plain}");
+        assert!(!plain.contains('\x1b'));
+        assert!(render(&position, &[], true).contains("\x1b[41"));
+    }
 }
