@@ -46,14 +46,6 @@ impl GameOutcome {
     }
 }
 
-/// Where a role's data lives in two-element arrays.
-pub fn role_index(role: Role) -> usize {
-    match role {
-        Role::Order => 0,
-        Role::Chaos => 1,
-    }
-}
-
 /// What a protocol allows beyond the rules every game shares.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Rules {
@@ -117,8 +109,8 @@ pub fn play_game_with(
     };
     let players: [&mut dyn Player; 2] = [order, chaos];
     for role in [Role::Order, Role::Chaos] {
-        if let Err(fault) = players[role_index(role)].start(size, role) {
-            referee.forfeit(role, fault, &mut *players[role_index(role)]);
+        if let Err(fault) = players[role.index()].start(size, role) {
+            referee.forfeit(role, fault, &mut *players[role.index()]);
         }
     }
     for &chip in deal {
@@ -130,8 +122,8 @@ pub fn play_game_with(
         referee.turn(Role::Order, &mut *players[0]);
     }
     for role in [Role::Order, Role::Chaos] {
-        if referee.active[role_index(role)] {
-            players[role_index(role)].finish();
+        if referee.active[role.index()] {
+            players[role.index()].finish();
         }
     }
     GameOutcome {
@@ -162,7 +154,7 @@ impl Referee {
     }
 
     fn forfeit(&mut self, role: Role, fault: Fault, player: &mut dyn Player) {
-        let i = role_index(role);
+        let i = role.index();
         self.active[i] = false;
         self.forfeits.push(Forfeit {
             role,
@@ -174,7 +166,7 @@ impl Referee {
 
     /// Gets the move of the player to move (or of the jury in its place) and plays it.
     fn turn(&mut self, role: Role, player: &mut dyn Player) {
-        let i = role_index(role);
+        let i = role.index();
         if self.active[i] {
             match self.ask(role, player) {
                 Ok(mv) => return self.record(mv),
@@ -191,7 +183,7 @@ impl Referee {
     }
 
     fn ask(&mut self, role: Role, player: &mut dyn Player) -> Result<Move, Fault> {
-        let i = role_index(role);
+        let i = role.index();
         let left = self.clocks[i].saturating_sub(self.time_used[i]);
         let started = Instant::now();
         let answer = player.request(&self.position, &self.moves, left);

@@ -43,15 +43,4 @@ pub mod stats;
 pub mod store;
 pub mod tournament;
 
-/// Mixes a seed with further numbers (SplitMix64 finaliser), so that every deal, game and role
-/// gets an independent stream from one match seed.
-pub fn derive_seed(seed: u64, parts: &[u64]) -> u64 {
-    parts
-        .iter()
-        .fold(seed ^ 0x5EED_0FE7_7209_u64, |acc, &part| {
-            let mut z = acc.wrapping_add(part).wrapping_add(0x9E37_79B9_7F4A_7C15);
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            z ^ (z >> 31)
-        })
-}
+pub use entropy_core::derive_seed;

@@ -7,7 +7,7 @@ use std::time::Duration;
 use entropy_core::{Move, Role};
 use serde::{Deserialize, Serialize};
 
-use crate::game::{role_index, GameOutcome};
+use crate::game::GameOutcome;
 use crate::player::{FaultKind, PlayerSpec};
 use crate::sprt::SprtStatus;
 
@@ -120,6 +120,16 @@ pub struct Side {
     pub points: u32,
 }
 
+/// How a game ended, as records write it (`normal`, `forfeit`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Termination {
+    /// Both players played every move.
+    Normal,
+    /// A player forfeited and the jury finished the game for it.
+    Forfeit,
+}
+
 /// A forfeit as recorded.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ForfeitRecord {
@@ -160,8 +170,8 @@ pub struct GameRecord {
     /// chips drawn were worth over the bag's average, by a search of the match's luck depth.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub luck: Option<f64>,
-    /// `normal`, or `forfeit` when a player forfeited.
-    pub termination: String,
+    /// How the game ended.
+    pub termination: Termination,
     /// The forfeits, if any.
     pub forfeits: Vec<ForfeitRecord>,
     /// Where the match's SPRT stood once this game was counted (matches run with one only).
@@ -195,7 +205,7 @@ impl GameRecord {
             Side {
                 player: ['A', 'B'][player],
                 name: key.players[player].short_label(),
-                seconds: outcome.time_used[role_index(role)].as_secs_f64(),
+                seconds: outcome.time_used[role.index()].as_secs_f64(),
                 points,
             }
         };
@@ -216,11 +226,10 @@ impl GameRecord {
                 (luck * 1e4).round() / 1e4
             }),
             termination: if outcome.forfeits.is_empty() {
-                "normal"
+                Termination::Normal
             } else {
-                "forfeit"
-            }
-            .to_owned(),
+                Termination::Forfeit
+            },
             forfeits: outcome
                 .forfeits
                 .iter()

@@ -101,7 +101,7 @@ pub fn play_recorded(
     let mut test = sprt.map(MatchSprt::new);
     if let Some(test) = &mut test {
         for record in &records {
-            test.add(record);
+            test.add(record.deal, record.game, record.skill_score());
         }
     }
     let decided = |test: &Option<MatchSprt>| test.as_ref().is_some_and(|t| t.decision().is_some());
@@ -129,7 +129,7 @@ pub fn play_recorded(
     let mut write_error = None;
     config.run(&tasks, |mut record| {
         if let Some(test) = &mut test {
-            test.add(&record);
+            test.add(record.deal, record.game, record.skill_score());
             record.sprt = Some(test.status());
         }
         if write_error.is_none() {

@@ -27,8 +27,6 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::record::GameRecord;
-
 /// No decision before this many deals (see the module doc).
 pub const MIN_DEALS: usize = 10;
 
@@ -233,8 +231,8 @@ impl Sprt {
     }
 }
 
-/// The test of a match, fed game records in any order: a deal counts once both its games are
-/// in and every deal before it has counted (deal order, see the module doc).
+/// The test of a match, fed its games' scores in any order: a deal counts once both its games
+/// are in and every deal before it has counted (deal order, see the module doc).
 #[derive(Clone, Debug)]
 pub struct MatchSprt {
     test: Sprt,
@@ -252,13 +250,12 @@ impl MatchSprt {
         }
     }
 
-    /// Counts a game and returns the decision, if there is one now. Games may come in any
-    /// order: a deal waits until every deal before it is complete, so the decision is the one
-    /// the deals in deal order give.
-    pub fn add(&mut self, record: &GameRecord) -> Option<Hypothesis> {
-        // Scores less their luck where the match measures it: the same mean, less noise.
-        self.scores.entry(record.deal).or_default()[usize::from(record.game % 2)] =
-            Some(record.skill_score());
+    /// Counts game `game` of deal `deal` (0: A is Order, 1: B is Order) with Order's score
+    /// (less its luck where the match measures it: the same mean, less noise), and returns the
+    /// decision, if there is one now. Games may come in any order: a deal waits until every
+    /// deal before it is complete, so the decision is the one the deals in deal order give.
+    pub fn add(&mut self, deal: u32, game: u8, order_score: f64) -> Option<Hypothesis> {
+        self.scores.entry(deal).or_default()[usize::from(game % 2)] = Some(order_score);
         while self.test.decision().is_none() {
             let Some(&[Some(a_order), Some(b_order)]) = self.scores.get(&self.next_deal) else {
                 break;
@@ -386,61 +383,25 @@ mod tests {
 
     #[test]
     fn a_match_decides_at_the_same_deal_whatever_order_its_games_come_in() {
-        use crate::player::PlayerSpec;
-        use crate::record::{MatchKey, Side};
-        let side = |player| Side {
-            player,
-            name: String::new(),
-            seconds: 0.0,
-            points: 0,
-        };
-        let record = |deal: u32, game: u8, score: u32| GameRecord {
-            key: MatchKey {
-                players: [
-                    PlayerSpec::Builtin("a".into()),
-                    PlayerSpec::Builtin("b".into()),
-                ],
-                seed: 1,
-                clock_ms: 1,
-                clock_b_ms: None,
-                size: 7,
-                luck: None,
-            },
-            deal,
-            game,
-            deal_seed: 0,
-            order: side('A'),
-            chaos: side('B'),
-            moves: Vec::new(),
-            board: String::new(),
-            score,
-            luck: None,
-            termination: "normal".into(),
-            forfeits: Vec::new(),
-            sprt: None,
-        };
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
-        let mut records: Vec<GameRecord> = (0..60)
+        let mut games: Vec<(u32, u8, f64)> = (0..60)
             .flat_map(|deal| {
                 let b = 80 + rng.random_range(0..20);
                 let a = b + rng.random_range(0..25);
-                [record(deal, 0, a), record(deal, 1, b)]
+                [(deal, 0, f64::from(a)), (deal, 1, f64::from(b))]
             })
             .collect();
-        let in_order = {
+        let status = |games: &[(u32, u8, f64)]| {
             let mut test = MatchSprt::new(config());
-            records.iter().for_each(|r| {
-                test.add(r);
-            });
+            for &(deal, game, score) in games {
+                test.add(deal, game, score);
+            }
             test.status()
         };
+        let in_order = status(&games);
         assert_eq!(in_order.decision, Some(Hypothesis::H1));
-        records.reverse();
-        let mut test = MatchSprt::new(config());
-        records.iter().for_each(|r| {
-            test.add(r);
-        });
-        assert_eq!(test.status(), in_order);
+        games.reverse();
+        assert_eq!(status(&games), in_order);
     }
 
     #[test]

@@ -450,7 +450,7 @@ mod tests {
             board: String::new(),
             score,
             luck,
-            termination: "normal".into(),
+            termination: crate::record::Termination::Normal,
             forfeits: Vec::new(),
             sprt: None,
         }

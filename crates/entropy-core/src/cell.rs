@@ -181,6 +181,15 @@ impl Role {
         }
     }
 
+    /// Where the role's entry lives in pairs indexed by role (`[Order's, Chaos's]`): the one
+    /// such index in the tree.
+    pub const fn index(self) -> usize {
+        match self {
+            Role::Order => 0,
+            Role::Chaos => 1,
+        }
+    }
+
     /// The role's name in lower case, as used in records and protocols.
     pub const fn name(self) -> &'static str {
         match self {

@@ -30,6 +30,7 @@ pub mod notation;
 pub mod perft;
 pub mod position;
 pub mod score;
+pub mod seed;
 pub mod symmetry;
 pub mod zobrist;
 
@@ -39,4 +40,5 @@ pub use colour::Colour;
 pub use moves::{Move, MoveList, MAX_MOVES};
 pub use notation::ParseError;
 pub use position::{Bag, IllegalMove, Phase, Position, SetupError};
+pub use seed::derive_seed;
 pub use symmetry::Symmetry;

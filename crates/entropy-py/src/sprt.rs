@@ -36,7 +36,10 @@ impl PyMatchSprt {
     fn add(&mut self, record: &str) -> PyResult<Option<&'static str>> {
         let record: GameRecord = serde_json::from_str(record)
             .map_err(|e| PyValueError::new_err(format!("not a game record: {e}")))?;
-        Ok(hypothesis_name(self.test.add(&record)))
+        let decision = self
+            .test
+            .add(record.deal, record.game, record.skill_score());
+        Ok(hypothesis_name(decision))
     }
 
     /// The decision: "H0", "H1" or None.
