@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 cargo test --workspace
 # The networks' bots (`wnet`, `pnet`, `ppo`) are behind a feature (tract is a large build):
 # their Rust/Python same-move tests, and every bot of the build playing legally.
-cargo test -p entropy-engine --features wnet --test wnet --test ppo --test bots
+cargo test -p entropy-engine --features onnx --test wnet --test ppo --test bots
 
 # A dev-profile wheel builds much faster than a release one; the tests do not time anything.
 build=target/test-venv-build

@@ -16,7 +16,7 @@
 # Settings from the environment: JOBS (threads: the CPUs), GREEDY_EPOCHS (1), PYTHON (python3).
 # About 30 minutes on 2 cores. Step 4 needs torch and onnx (pip install torch onnx) and the
 # package itself (pip install -e python, or maturin develop); playing the policy needs a build
-# with `--features wnet`.
+# with `--features onnx`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -41,5 +41,5 @@ net="net:model=$dir/net7.bin,order=$dir/net7-order.bin,against_greedy=$dir/net7-
 echo "trained in $dir; measure them:"
 echo "  $entropy match $net search:depth=1 --deals 200    # paired margin >= +10"
 echo "  $entropy match $net greedy --deals 500            # >= 110 as Order"
-echo "  # with a wnet build (cargo build --release --features wnet), <= 30 conceded:"
+echo "  # with an onnx build (cargo build --release --features onnx), <= 30 conceded:"
 echo "  $entropy match pnet:model=$dir/pnet-chaos-greedy.onnx,against_greedy=$dir/pnet-chaos-greedy.onnx greedy --deals 500"

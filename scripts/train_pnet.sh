@@ -34,6 +34,6 @@ target/release/entropy policy-data --role chaos --games "${GREEDY_GAMES:-6000}" 
 ${PYTHON:-python3} -m hyle_entropy.placement_net train --data "$dir/greedy" \
   --init "$dir/pnet-chaos.onnx" --lr 2e-3 --epochs "${GREEDY_EPOCHS:-3}" \
   --seed "${SEED:-2026}" --threads "${JOBS:-$(nproc)}" --out "$dir/pnet-chaos-greedy.onnx"
-echo "trained: $dir/pnet-chaos.onnx and $dir/pnet-chaos-greedy.onnx; play them with a wnet build:"
+echo "trained: $dir/pnet-chaos.onnx and $dir/pnet-chaos-greedy.onnx; play them with an onnx build:"
 echo "  target/release/entropy match pnet:model=$dir/pnet-chaos.onnx search:depth=1 --deals 200"
 echo "  target/release/entropy match pnet:model=$dir/pnet-chaos.onnx,against_greedy=$dir/pnet-chaos-greedy.onnx greedy --deals 500"

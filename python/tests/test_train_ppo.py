@@ -10,7 +10,7 @@ import pytest
 torch = pytest.importorskip("torch")
 pytest.importorskip("pufferlib.pufferl")
 
-from hyle_entropy import train_ppo  # noqa: E402
+from hyle_entropy import puffer_patches, train_ppo  # noqa: E402
 from hyle_entropy.ppo_policy import ACTIONS, EntropyPolicy, load_policy, observation_size, slide_cells  # noqa: E402
 from hyle_entropy.vector import EntropyVecEnv  # noqa: E402
 
@@ -246,7 +246,7 @@ def test_the_pytorch_advantage_matches_pufferlibs_kernel():
     for gamma, lam, rho_clip, c_clip in ((1.0, 0.95, 1.0, 1.0), (0.99, 0.9, 1.2, 0.8)):
         kernel = torch.zeros(shape)
         torch.ops.pufferlib.compute_puff_advantage(values, rewards, terminals, ratio, kernel, gamma, lam, rho_clip, c_clip)
-        twin = train_ppo.puff_advantage(values, rewards, terminals, ratio, torch.zeros(shape), gamma, lam, rho_clip, c_clip)
+        twin = puffer_patches.puff_advantage(values, rewards, terminals, ratio, torch.zeros(shape), gamma, lam, rho_clip, c_clip)
         assert torch.allclose(twin, kernel, atol=1e-5), (twin - kernel).abs().max()
         assert kernel.abs().sum() > 0
 
@@ -256,8 +256,8 @@ def test_training_falls_back_to_the_pytorch_advantage_without_the_kernel(monkeyp
 
     monkeypatch.setattr(pufferlib.pufferl, "_C_AVAILABLE", False)
     monkeypatch.setattr(pufferlib.pufferl, "compute_puff_advantage", pufferlib.pufferl.compute_puff_advantage)
-    train_ppo.ensure_advantage_kernel()
-    assert pufferlib.pufferl.compute_puff_advantage is train_ppo.puff_advantage
+    puffer_patches.ensure_advantage_kernel()
+    assert pufferlib.pufferl.compute_puff_advantage is puffer_patches.puff_advantage
     assert "did not load" in capsys.readouterr().out
 
 
@@ -273,7 +273,7 @@ def test_the_inverse_cdf_sampler_draws_pufferlibs_distribution():
     legal[0, 17] = True  # one legal action: always it
     logits = torch.where(legal, logits, torch.full_like(logits, -1e9))
     draws = 40_000
-    actions, logprob, entropy = train_ppo.sample_actions(logits.repeat(draws, 1), generator)
+    actions, logprob, entropy = puffer_patches.sample_actions(logits.repeat(draws, 1), generator)
     actions = actions.long().reshape(draws, 6)
     assert bool(legal.gather(1, actions.T).all()), "a masked action was drawn"
     assert bool((actions[:, 0] == 17).all())
@@ -300,7 +300,7 @@ def test_the_training_pass_scores_actions_as_pufferlib_does():
     logits = torch.where(legal, logits, torch.full_like(logits, -1e9))
     taken = torch.multinomial(torch.softmax(logits, dim=1), 1, generator=generator).squeeze(1)
     results = []
-    for score in (lambda l: pufferlib.pytorch.sample_logits(l, action=taken.int()), lambda l: train_ppo.score_actions(l, taken.int())):
+    for score in (lambda l: pufferlib.pytorch.sample_logits(l, action=taken.int()), lambda l: puffer_patches.score_actions(l, taken.int())):
         leaf = logits.clone().requires_grad_()
         action, logprob, entropy = score(leaf)
         (logprob.sum() + 0.1 * entropy.sum()).backward()
@@ -317,8 +317,8 @@ def test_the_sampler_is_installed_for_collection_and_training():
 
     original = pufferlib.pytorch.sample_logits
     try:
-        train_ppo.install_sampler()
-        train_ppo.install_sampler()  # twice: still one wrapper over PufferLib's own
+        puffer_patches.install_sampler()
+        puffer_patches.install_sampler()  # twice: still one wrapper over PufferLib's own
         patched = pufferlib.pytorch.sample_logits
         assert patched.original is getattr(original, "original", original)
         logits = torch.randn(4, ACTIONS)
@@ -339,7 +339,7 @@ def test_the_sampler_is_installed_for_collection_and_training():
 def test_freed_memory_is_kept_where_the_c_library_is_glibc():
     import platform
 
-    kept = train_ppo.keep_freed_memory()
+    kept = puffer_patches.keep_freed_memory()
     assert isinstance(kept, bool)
     if platform.system() == "Linux" and platform.libc_ver()[0] == "glibc":
         assert kept

@@ -483,7 +483,7 @@ mod tests {
             );
         }
         if let Err(e) = PlayerSpec::parse("ppo").validate() {
-            assert!(e.contains("build with --features wnet"), "{e}");
+            assert!(e.contains("build with --features onnx"), "{e}");
         }
     }
 

@@ -4,8 +4,8 @@
 //! policy reads the evals observation: the engine's evaluation of every move, which the bot
 //! computes as the environment does); the same for the policies shipped before, over the lines
 //! observation and over the gains (`tests/data/ppo/`); and the bot `ppo` plays legal moves in
-//! both roles. Needs the `wnet` feature: `cargo test -p entropy-engine --features wnet --test ppo`.
-#![cfg(feature = "wnet")]
+//! both roles. Needs the `onnx` feature: `cargo test -p entropy-engine --features onnx --test ppo`.
+#![cfg(feature = "onnx")]
 
 use entropy_core::notation::text::parse_position;
 use entropy_core::{Phase, Position, Size};

@@ -2,10 +2,10 @@
 //! over the same weights), both ways: Rust plays the move and value of every decision of the
 //! golden file that `python -m hyle_entropy.board_net golden` wrote from the shipped model, and
 //! writes `weights/wnet7-golden-rust.txt` (its own moves and values on other decisions), which
-//! python/tests/test_board_net.py checks numpy against. Needs the `wnet` feature:
-//! `cargo test -p entropy-engine --features wnet`; `ENTROPY_WRITE_GOLDEN=1` rewrites the Rust
+//! python/tests/test_board_net.py checks numpy against. Needs the `onnx` feature:
+//! `cargo test -p entropy-engine --features onnx`; `ENTROPY_WRITE_GOLDEN=1` rewrites the Rust
 //! file from tract instead of checking it.
-#![cfg(feature = "wnet")]
+#![cfg(feature = "onnx")]
 
 use entropy_core::notation::text::parse_position;
 use entropy_engine::bots::WnetBot;

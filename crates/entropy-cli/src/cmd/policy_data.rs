@@ -53,7 +53,7 @@ pub struct Args {
     #[arg(long, value_name = "BOT")]
     teacher: Option<String>,
     /// A bot that plays the role instead of the teacher, every one of its decisions labelled
-    /// with the teacher's move (DAgger): e.g. `pnet` in a `--features wnet` build, so that the
+    /// with the teacher's move (DAgger): e.g. `pnet` in a `--features onnx` build, so that the
     /// examples come from the positions the trained policy reaches. Made afresh for each game,
     /// with the game's deal seed.
     #[arg(long, value_name = "BOT")]

@@ -11,7 +11,7 @@ use std::fmt;
 
 pub use crate::eval::best_afterstate;
 pub use crate::learned::NetBot;
-#[cfg(feature = "wnet")]
+#[cfg(feature = "onnx")]
 pub use crate::learned::{PnetBot, WnetBot};
 pub use crate::playout::random_move;
 pub use expecti::ExpectiBot;
@@ -97,16 +97,16 @@ macro_rules! bot_list {
     };
 }
 
-/// The whole-board network agent (the `wnet` feature).
-#[cfg(feature = "wnet")]
+/// The whole-board network agent (the `onnx` feature).
+#[cfg(feature = "onnx")]
 const WNET: BotInfo = BotInfo {
     name: "wnet",
     description: "one move ahead over the whole-board network (a perceptron over every cell, \
                   the bag and the linear features, trained on the searcher's values), no search",
 };
 
-/// The placement network agent (the `wnet` feature).
-#[cfg(feature = "wnet")]
+/// The placement network agent (the `onnx` feature).
+#[cfg(feature = "onnx")]
 const PNET: BotInfo = BotInfo {
     name: "pnet",
     description: "Chaos by a convolutional policy network (one forward pass a placement; a \
@@ -116,8 +116,8 @@ const PNET: BotInfo = BotInfo {
                   (python -m hyle_entropy.placement_net)",
 };
 
-/// The PPO agent (the `wnet` feature).
-#[cfg(feature = "wnet")]
+/// The PPO agent (the `onnx` feature).
+#[cfg(feature = "onnx")]
 const PPO: BotInfo = BotInfo {
     name: "ppo",
     description: "the PufferLib plan's CNN policy trained by PPO with PufferLib's trainer \
@@ -126,15 +126,15 @@ const PPO: BotInfo = BotInfo {
 };
 
 /// Every built-in bot, weakest first.
-#[cfg(feature = "wnet")]
+#[cfg(feature = "onnx")]
 pub const BOTS: &[BotInfo] = bot_list!(WNET, PNET, PPO);
 
-/// The bots that need the `wnet` feature (a network runtime). Their names are taken in every
+/// The bots that need the `onnx` feature (a network runtime). Their names are taken in every
 /// build, so that one without the feature says so instead of running a program of that name.
 pub const NETWORK_BOTS: [&str; 3] = ["wnet", "pnet", "ppo"];
 
 /// Every built-in bot, weakest first.
-#[cfg(not(feature = "wnet"))]
+#[cfg(not(feature = "onnx"))]
 pub const BOTS: &[BotInfo] = bot_list!();
 
 /// The course assignment's expectiminimax, `expecti:depth=N` decisions deep.
@@ -213,7 +213,7 @@ pub fn make_bot(name: &str, seed: u64) -> Result<Box<dyn Bot>, UnknownBot> {
         "search" | "search-hand" => {
             // `search` values its leaves with the line-pattern tables, `search-hand` with the
             // hand weights; the linear evaluation judges the opponent's moves in both.
-            let (eval, net) = if base == "search" {
+            let (eval, leaves) = if base == "search" {
                 (LinearEval::trained(), Some(NTupleEval::tables()))
             } else {
                 let hand = LinearEval::hand().with_calibration(Some(Calibration::hand()));
@@ -222,11 +222,11 @@ pub fn make_bot(name: &str, seed: u64) -> Result<Box<dyn Bot>, UnknownBot> {
             let setup = SearchSetup {
                 options: SearchOptions::default(),
                 eval,
-                net,
+                leaves,
             };
             let setup =
                 options::apply(options, setup).map_err(|e| UnknownBot(format!("{name} ({e})")))?;
-            Ok(Box::new(match setup.net {
+            Ok(Box::new(match setup.leaves {
                 Some(net) => {
                     SearchBot::with_eval(name, BotEval::NTuple(net), setup.eval, setup.options)
                 }

@@ -15,11 +15,11 @@ use crate::search::Limits;
 pub(crate) struct SearchSetup {
     /// Limits, table, opponent model and tuning.
     pub options: SearchOptions,
-    /// The linear evaluation (the leaves', unless `net` is set; the opponent judge's always).
+    /// The linear evaluation (the leaves', unless `leaves` is set; the opponent judge's always).
     pub eval: LinearEval,
-    /// The n-tuple evaluation at the leaves, if any: `search`'s line-pattern tables by
-    /// default, none (linear leaves) for `search-hand`.
-    pub net: Option<NTupleEval>,
+    /// The line-pattern tables (an n-tuple evaluation) at the leaves, if any: the shipped ones
+    /// for `search`, none (linear leaves) for `search-hand`.
+    pub leaves: Option<NTupleEval>,
 }
 
 /// One option of the searching bots.
@@ -141,7 +141,7 @@ const PRODUCT_OPTIONS: &[SearchOption] = &[
         kind: product(
             |_| None,
             |s, v| {
-                s.net = match v {
+                s.leaves = match v {
                     "tables" => Some(NTupleEval::tables()),
                     "linear" => None,
                     "net" => Some(NTupleEval::trained()),
@@ -160,7 +160,7 @@ const PRODUCT_OPTIONS: &[SearchOption] = &[
             |_| None,
             |s, v| {
                 s.eval = LinearEval::new(Weights::read(v)?);
-                s.net = None;
+                s.leaves = None;
                 Ok(())
             },
         ),
@@ -174,7 +174,7 @@ const PRODUCT_OPTIONS: &[SearchOption] = &[
         kind: product(
             |_| None,
             |s, v| {
-                s.net = Some(NTupleEval::new(learned::load_model(v)?));
+                s.leaves = Some(NTupleEval::new(learned::load_model(v)?));
                 Ok(())
             },
         ),
@@ -265,7 +265,7 @@ mod tests {
         SearchSetup {
             options: SearchOptions::default(),
             eval: LinearEval::trained(),
-            net: None,
+            leaves: None,
         }
     }
 
@@ -328,12 +328,12 @@ mod tests {
     fn the_leaves_are_the_tables_unless_linear_is_asked_for() {
         // `search`'s setup: the tables at the leaves.
         let tables = || SearchSetup {
-            net: Some(NTupleEval::tables()),
+            leaves: Some(NTupleEval::tables()),
             ..setup()
         };
-        assert!(apply("nodes=10", tables()).unwrap().net.is_some());
-        assert!(apply("eval=linear", tables()).unwrap().net.is_none());
-        assert!(apply("eval=tables", setup()).unwrap().net.is_some());
+        assert!(apply("nodes=10", tables()).unwrap().leaves.is_some());
+        assert!(apply("eval=linear", tables()).unwrap().leaves.is_none());
+        assert!(apply("eval=tables", setup()).unwrap().leaves.is_some());
     }
 
     #[test]

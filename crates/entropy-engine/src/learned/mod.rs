@@ -10,10 +10,10 @@
 //!   policy was trained on (`entropy-env` re-exports them).
 //! - [`planes`]: the networks' inputs (the whole board as numbers, the policy planes), which the
 //!   Python trainers read through the bindings, so both sides see the same numbers.
-//! - `networks` (feature `wnet`): the ONNX networks run by tract, `wnet7.onnx`, `pnet7-*.onnx`.
-//! - `ppo` (feature `wnet`): the PPO policy (`ppo7.onnx`, trained by
+//! - `networks` (feature `onnx`): the ONNX networks run by tract, `wnet7.onnx`, `pnet7-*.onnx`.
+//! - `ppo` (feature `onnx`): the PPO policy (`ppo7.onnx`, trained by
 //!   `python -m hyle_entropy.train_ppo`) and its agent `PpoBot`.
-//! - [`NetBot`], and with `wnet` `WnetBot` and `PnetBot`: the agents, one move ahead over a
+//! - [`NetBot`], and with `onnx` `WnetBot` and `PnetBot` (`network_bots`): the agents, one move ahead over a
 //!   model (or one forward pass of a policy), no search.
 //! - [`BotEval`]: a searching bot's leaf evaluation, linear or n-tuple.
 //!
@@ -27,22 +27,22 @@
 
 pub mod actions;
 mod net;
-#[cfg(feature = "wnet")]
+#[cfg(feature = "onnx")]
+mod network_bots;
+#[cfg(feature = "onnx")]
 pub mod networks;
 pub mod ntuple;
 pub mod observation;
 pub mod planes;
-#[cfg(feature = "wnet")]
+#[cfg(feature = "onnx")]
 pub mod ppo;
-#[cfg(feature = "wnet")]
-mod wnet;
 
 use entropy_core::{Move, Position};
 
 pub use net::NetBot;
+#[cfg(feature = "onnx")]
+pub use network_bots::{PnetBot, WnetBot};
 pub use ntuple::{NTupleEval, NTupleModel};
-#[cfg(feature = "wnet")]
-pub use wnet::{PnetBot, WnetBot};
 
 use crate::eval::{BoardMemo, Calibration, Evaluator, LinearEval};
 use crate::Bot;
@@ -163,7 +163,7 @@ pub(crate) fn net_bot(name: &str, options: &str, seed: u64) -> Result<Box<dyn Bo
 
 /// The path and bytes of `model=FILE`, the one option of a single-network bot; `None` without
 /// options (the shipped network).
-#[cfg(feature = "wnet")]
+#[cfg(feature = "onnx")]
 fn model_option(name: &str, options: &str) -> Result<Option<(String, Vec<u8>)>, String> {
     if options.is_empty() {
         return Ok(None);
@@ -180,7 +180,7 @@ fn model_option(name: &str, options: &str) -> Result<Option<(String, Vec<u8>)>, 
 
 /// The whole-board network agent, with the shipped network or `wnet:model=FILE` (an ONNX model
 /// written by `python -m hyle_entropy.board_net`).
-#[cfg(feature = "wnet")]
+#[cfg(feature = "onnx")]
 pub(crate) fn wnet_bot(name: &str, options: &str, seed: u64) -> Result<Box<dyn Bot>, String> {
     use crate::learned::networks::BoardNet;
     let net = match model_option(name, options)? {
@@ -196,7 +196,7 @@ pub(crate) fn wnet_bot(name: &str, options: &str, seed: u64) -> Result<Box<dyn B
 /// shipped Chaos policy against greedy), or `pnet:model=FILE[,model=FILE]` (ONNX models written
 /// by `python -m hyle_entropy.placement_net`, one per role; a role without one plays as `net`);
 /// `against_greedy=FILE` (once per role) a policy played while the opponent reads as greedy.
-#[cfg(feature = "wnet")]
+#[cfg(feature = "onnx")]
 pub(crate) fn pnet_bot(name: &str, options: &str, seed: u64) -> Result<Box<dyn Bot>, String> {
     use crate::learned::networks::PolicyNet;
     let (mut policies, mut against_greedy) = (Vec::new(), Vec::new());
@@ -235,7 +235,7 @@ pub(crate) fn pnet_bot(name: &str, options: &str, seed: u64) -> Result<Box<dyn B
 
 /// The PPO agent: the shipped policy, or `ppo:model=FILE.onnx` (a policy exported by
 /// `python -m hyle_entropy.train_ppo`).
-#[cfg(feature = "wnet")]
+#[cfg(feature = "onnx")]
 pub(crate) fn ppo_bot(name: &str, options: &str, seed: u64) -> Result<Box<dyn Bot>, String> {
     use crate::learned::ppo::{PpoBot, PpoNet};
     let net = match model_option(name, options)? {
@@ -247,23 +247,23 @@ pub(crate) fn ppo_bot(name: &str, options: &str, seed: u64) -> Result<Box<dyn Bo
     Ok(Box::new(PpoBot::new(name, net, seed)))
 }
 
-/// Without the `wnet` feature there is no network runtime to run the agent with.
-#[cfg(not(feature = "wnet"))]
+/// Without the `onnx` feature there is no network runtime to run the agent with.
+#[cfg(not(feature = "onnx"))]
 pub(crate) fn ppo_bot(name: &str, _options: &str, _seed: u64) -> Result<Box<dyn Bot>, String> {
     wnet_bot(name, _options, _seed)
 }
 
-/// Without the `wnet` feature there is no network runtime to run the agent with.
-#[cfg(not(feature = "wnet"))]
+/// Without the `onnx` feature there is no network runtime to run the agent with.
+#[cfg(not(feature = "onnx"))]
 pub(crate) fn pnet_bot(name: &str, _options: &str, _seed: u64) -> Result<Box<dyn Bot>, String> {
     wnet_bot(name, _options, _seed)
 }
 
-/// Without the `wnet` feature there is no network runtime to run the agent with.
-#[cfg(not(feature = "wnet"))]
+/// Without the `onnx` feature there is no network runtime to run the agent with.
+#[cfg(not(feature = "onnx"))]
 pub(crate) fn wnet_bot(name: &str, _options: &str, _seed: u64) -> Result<Box<dyn Bot>, String> {
     Err(format!(
-        "{name} (this build has no network runtime: build with --features wnet)"
+        "{name} (this build has no network runtime: build with --features onnx)"
     ))
 }
 

@@ -1,5 +1,5 @@
 //! The whole-board network: an ONNX model (exported by `python -m hyle_entropy.board_net`) run by
-//! tract over [`board_inputs`](super::planes::board_inputs). Built with the `wnet` feature.
+//! tract over [`board_inputs`](super::planes::board_inputs). Built with the `onnx` feature.
 
 use std::sync::Arc;
 

@@ -2,7 +2,7 @@
 //! the phase and the linear evaluation's features and value; for the policy network (`pnet`)
 //! the placement and slide planes. The networks are trained in Python
 //! (`python -m hyle_entropy.board_net`, `python -m hyle_entropy.placement_net`, reading these
-//! numbers through the bindings) and run by `networks` (tract, feature `wnet`), so the
+//! numbers through the bindings) and run by `networks` (tract, feature `onnx`), so the
 //! two always see the same numbers. The linear evaluation here is the one frozen for the models'
 //! inputs ([`LinearEval::model_inputs_ref`]), not the search's, which may be refitted.
 

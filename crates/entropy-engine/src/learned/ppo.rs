@@ -1,6 +1,6 @@
 //! The PPO agent: the PufferLib plan's CNN policy trained by PufferLib's PPO trainer
 //! (`python -m hyle_entropy.train_ppo`), one forward pass a decision, no search, one policy for
-//! both roles and the same play against every opponent. Built with the `wnet` feature.
+//! both roles and the same play against every opponent. Built with the `onnx` feature.
 //!
 //! The policy reads the reinforcement-learning environment's observation ([`observation`]: the
 //! plan's 402 planes, the gains, the lines or the evals observation, then the legal-action mask
