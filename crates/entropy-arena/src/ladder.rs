@@ -42,16 +42,7 @@ pub fn table(dir: &Path, reference: &PlayerSpec, seed: u64) -> Result<String, St
         let clock = first.key.clock_ms as f64 / 1000.0;
         let summary = summarize(&records);
         let player = &summary.players[0];
-        let forfeits = if player.forfeits.is_empty() {
-            "0".to_owned()
-        } else {
-            player
-                .forfeits
-                .iter()
-                .map(|(k, n)| format!("{k} {n}"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
+        let forfeits = player.forfeits_text("0");
         let margin = summary
             .paired
             .as_ref()

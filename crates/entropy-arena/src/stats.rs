@@ -99,6 +99,20 @@ pub struct PlayerSummary {
     pub forfeits: BTreeMap<FaultKind, usize>,
 }
 
+impl PlayerSummary {
+    /// The forfeits in words (`timeout 2, crash 1`), `none` where there were none.
+    pub fn forfeits_text(&self, none: &str) -> String {
+        if self.forfeits.is_empty() {
+            return none.to_owned();
+        }
+        self.forfeits
+            .iter()
+            .map(|(kind, n)| format!("{kind} {n}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
 /// The summary of a match between players A and B.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Summary {
@@ -325,16 +339,7 @@ pub fn summary_text(
         "", "S as Order", "S conceded as Chaos", "points", "s/game", "median", "forfeits"
     );
     for (label, player) in ["A", "B"].iter().zip(&summary.players) {
-        let forfeits = if player.forfeits.is_empty() {
-            "none".to_owned()
-        } else {
-            player
-                .forfeits
-                .iter()
-                .map(|(kind, n)| format!("{kind} {n}"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
+        let forfeits = player.forfeits_text("none");
         let _ = writeln!(
             out,
             "{label:<3}{:>16}{:>22}{:>9}{:>9.3}{:>9.3}  {forfeits:<24}{}",
