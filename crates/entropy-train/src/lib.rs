@@ -8,6 +8,7 @@
 //! - [`tables`]: the n-tuple tables at the search's leaves, fitted to [`linear`]'s targets
 //!   (`entropy train-tables`).
 //! - [`policy`]: the policy network's teacher data (`entropy policy-data`).
+//! - [`saved`]: self-play samples kept in a file as they are made, so a long generation resumes.
 
 #![deny(clippy::print_stdout, clippy::print_stderr)]
 
@@ -15,6 +16,7 @@ pub mod distill;
 pub mod fit;
 pub mod linear;
 pub mod policy;
+pub mod saved;
 pub mod tables;
 pub mod td;
 

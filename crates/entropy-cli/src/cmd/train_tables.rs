@@ -4,8 +4,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{bail, Result};
+use entropy_train::saved::generate_saved;
 use entropy_train::tables::{fit_tables, TablesConfig};
-use entropy_train::{generate, start_weights, TrainConfig};
+use entropy_train::{start_weights, TrainConfig};
 
 /// Fit n-tuple tables over the linear evaluation for the search's leaves (`search:net=FILE`).
 ///
@@ -16,6 +17,9 @@ use entropy_train::{generate, start_weights, TrainConfig};
 /// normalised least mean squares, `--epochs` passes with the step falling from `--rate` to a
 /// tenth of it. One game in five is held out; the model of the pass with the least held-out
 /// error is written to `--out` after each pass that improves it.
+///
+/// Each game's samples are appended to `--data` as it ends, so an interrupted run resumes with
+/// the same command, and a run with more `--games` plays only the new ones.
 ///
 /// With the defaults this reproduces the default `search` bot's tables,
 /// crates/entropy-engine/weights/tables7.bin, whatever `--jobs` is: about 12 minutes on 2 cores.
@@ -49,6 +53,10 @@ pub struct Args {
     /// Where to write the model.
     #[arg(long, default_value = "tables.bin")]
     out: PathBuf,
+    /// Where the self-play games' samples are kept as they are made, so that an interrupted
+    /// run resumes [default: OUT.games].
+    #[arg(long, value_name = "FILE")]
+    data: Option<PathBuf>,
     /// No progress bar.
     #[arg(long, short)]
     quiet: bool,
@@ -79,7 +87,18 @@ pub fn run(args: Args) -> Result<ExitCode> {
     );
     let bar = super::progress_bar(args.quiet, args.games as u64, 0, "self-play games");
     let started = std::time::Instant::now();
-    let samples = generate(&weights, &config, 0, &|| bar.inc(1));
+    let data = args.data.clone().unwrap_or_else(|| {
+        let mut name = args.out.clone().into_os_string();
+        name.push(".games");
+        PathBuf::from(name)
+    });
+    // What the games depend on: the fit's settings may change without playing them again.
+    let games_settings = format!(
+        "entropy train-tables --seed {} --nodes {} --lambda {} --weights {}",
+        args.seed, args.nodes, args.lambda, args.weights
+    );
+    let samples = generate_saved(&weights, &config, &data, &games_settings, &|| bar.inc(1))
+        .map_err(anyhow::Error::msg)?;
     bar.finish_and_clear();
     println!(
         "{} positions from {} games in {:.0} s",
