@@ -71,6 +71,17 @@ pub struct Outcome {
     pub deals: Option<usize>,
 }
 
+impl Index {
+    /// Every record the tests name (their own and those compared with), by compressed name.
+    pub fn records_named(&self) -> std::collections::BTreeSet<String> {
+        self.tests
+            .iter()
+            .flat_map(|t| t.record.iter().chain(t.against.iter().map(|a| &a.record)))
+            .map(|r| r.strip_suffix(".gz").unwrap_or(r).to_owned() + ".gz")
+            .collect()
+    }
+}
+
 /// Reads a store's index.
 pub fn read_index(store: &Path) -> Result<Index, String> {
     let path = store.join("index.toml");
@@ -197,8 +208,7 @@ fn link(base: &str, record: &str) -> String {
 /// The results page, newest test first (tests of the same date in the index's order), with
 /// links to the records made from `link_base` (the store as seen from the page's folder,
 /// ending in `/`).
-pub fn render(store: &Path, link_base: &str) -> Result<String, String> {
-    let index = read_index(store)?;
+pub fn render(store: &Path, index: &Index, link_base: &str) -> Result<String, String> {
     let mut entries: Vec<&Entry> = index.tests.iter().collect();
     entries.sort_by(|a, b| b.date.cmp(&a.date));
     let mut page = String::from(

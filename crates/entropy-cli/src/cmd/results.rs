@@ -1,6 +1,5 @@
 //! `entropy results`: the results page, generated from the results store.
 
-use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -31,15 +30,10 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
-    let page =
-        render(&args.store, &link_base(&args.out, &args.store)).map_err(anyhow::Error::msg)?;
-    let named: BTreeSet<String> = read_index(&args.store)
-        .map_err(anyhow::Error::msg)?
-        .tests
-        .iter()
-        .flat_map(|t| t.record.iter().chain(t.against.iter().map(|a| &a.record)))
-        .map(|r| r.strip_suffix(".gz").unwrap_or(r).to_owned() + ".gz")
-        .collect();
+    let index = read_index(&args.store).map_err(anyhow::Error::msg)?;
+    let page = render(&args.store, &index, &link_base(&args.out, &args.store))
+        .map_err(anyhow::Error::msg)?;
+    let named = index.records_named();
     let unnamed: Vec<String> = records_in(&args.store)
         .into_iter()
         .map(|p| p.to_string_lossy().into_owned())
