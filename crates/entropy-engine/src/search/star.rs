@@ -7,6 +7,7 @@ use std::time::Instant;
 use entropy_core::{Move, MoveList, Phase, Position};
 
 use super::cache::EvalCache;
+use super::last_chip::last_chip_value;
 use super::model::{modelled_moves, OpponentModel};
 use super::ordering::{ordered_moves, Killers};
 use super::tt::{Bound, Table};
@@ -18,6 +19,24 @@ pub const UPPER: f64 = 10_000.0;
 /// Tolerance for comparing weighted sums with the window: sums of the same values taken in
 /// another order can differ in their last bits.
 const EPSILON: f64 = 1e-9;
+
+/// A chance node's upper bound `ceiling`, found at most [`EPSILON`] above `alpha`, as a fail-low
+/// value: at most `alpha`, so that the caller reads it as the bound it is. Handed back as it is,
+/// a ceiling a rounding error above alpha would read as an exact value and be stored as one;
+/// values here are weighted means of whole scores, so they often tie with alpha exactly, and
+/// such a false exact value made the search's "exact" endgame values depend on the table's
+/// size (off by up to 0.2 points).
+#[inline]
+fn fail_low(ceiling: f64, alpha: f64) -> f64 {
+    ceiling.min(alpha)
+}
+
+/// A chance node's lower bound `floor`, found at most [`EPSILON`] below `beta`, as a fail-high
+/// value (at least `beta`): the twin of [`fail_low`].
+#[inline]
+fn fail_high(floor: f64, beta: f64) -> f64 {
+    floor.max(beta)
+}
 
 /// Why a search stopped early.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -80,6 +99,9 @@ impl<E: Evaluator> Context<'_, E> {
         if let Some(value) = self.enter(position) {
             return value;
         }
+        if let Some(value) = self.last_chip(position) {
+            return value;
+        }
         if depth == 0 {
             let (eval, memo) = (self.eval, &mut self.memo);
             return self
@@ -131,10 +153,21 @@ impl<E: Evaluator> Context<'_, E> {
         position.is_over().then(|| position.score() as f64)
     }
 
+    /// The exact value of a position with one empty cell, whatever the depth
+    /// ([`last_chip_value`]), unless the opponent model restricts Order there.
+    #[inline]
+    fn last_chip(&self, position: &Position) -> Option<f64> {
+        let order_free = !self.model.greedy_order && !self.model.weak_order;
+        last_chip_value(position, order_free)
+    }
+
     /// [`Context::search`] of `child`, which `parent` becomes by `mv`, at depth 0: its
     /// evaluation updated from the parent's by the move.
     fn leaf_child(&mut self, parent: &Position, mv: Move, child: &Position) -> f64 {
         if let Some(value) = self.enter(child) {
+            return value;
+        }
+        if let Some(value) = self.last_chip(child) {
             return value;
         }
         let (eval, memo) = (self.eval, &mut self.memo);
@@ -322,7 +355,7 @@ impl<E: Evaluator> Context<'_, E> {
                 }
                 let ceiling = weighted(&upper);
                 if ceiling <= alpha + EPSILON {
-                    return ceiling;
+                    return fail_low(ceiling, alpha);
                 }
             }
         }
@@ -344,11 +377,11 @@ impl<E: Evaluator> Context<'_, E> {
             }
             let floor = weighted(&lower);
             if floor >= beta - EPSILON {
-                return floor;
+                return fail_high(floor, beta);
             }
             let ceiling = weighted(&upper);
             if ceiling <= alpha + EPSILON {
-                return ceiling;
+                return fail_low(ceiling, alpha);
             }
         }
         weighted(&lower)
