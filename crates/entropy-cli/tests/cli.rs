@@ -606,11 +606,44 @@ fn train_tables_writes_a_model_the_search_plays_and_refuses_bad_settings() {
         "",
     );
     assert_eq!(played.status.code(), Some(0), "{}", text(&played.stderr));
+    // The next generation: games searched with these tables at the leaves.
+    let next_path = dir.join("t/next.bin");
+    let next_path = next_path.to_str().unwrap();
+    let next = entropy(
+        &[
+            "train-tables",
+            "--games",
+            "3",
+            "--nodes",
+            "30",
+            "--epochs",
+            "1",
+            "--leaves",
+            out_path,
+            "--jobs",
+            "1",
+            "--quiet",
+            "--out",
+            next_path,
+        ],
+        "",
+    );
+    assert_eq!(next.status.code(), Some(0), "{}", text(&next.stderr));
+    let model = std::fs::read(next_path).unwrap();
+    assert!(String::from_utf8_lossy(&model).contains(&format!("--leaves {out_path}")));
     for (bad, says) in [
         (["--games", "1"], "--games must be at least 2"),
         (["--epochs", "0"], "--epochs at least 1"),
         (["--lambda", "2"], "--lambda must be in [0, 1]"),
         (["--weights", "/no/such/file"], "/no/such/file"),
+        (
+            ["--leaves", "/no/such/file"],
+            "cannot read the leaves' tables /no/such/file",
+        ),
+        (
+            ["--leaves", "Cargo.toml"],
+            "Cargo.toml is not a tables model",
+        ),
     ] {
         let mut args = vec!["train-tables", "--quiet", "--out", out_path];
         args.extend(bad);

@@ -132,13 +132,21 @@ pub fn start_weights(start: &str) -> Result<Weights, String> {
     }
 }
 
-/// Plays one self-play game with node-limited searches for both sides; returns its samples.
+/// Plays one self-play game with node-limited searches for both sides, the linear evaluation
+/// with `weights` at their leaves; returns its samples.
 pub fn self_play(weights: &Weights, config: &TrainConfig, game: usize) -> Vec<Sample> {
+    self_play_with(LinearEval::new(weights.clone()), config, game)
+}
+
+/// [`self_play`] with `eval` at the searches' leaves (a learned model's own games and
+/// targets: the next generation of its training data). The same deals and opening randomness
+/// as [`self_play`] for the same seed and game.
+pub fn self_play_with<E: Evaluator>(eval: E, config: &TrainConfig, game: usize) -> Vec<Sample> {
     let seed = config.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ game as u64;
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let mut chips: Vec<Colour> = Colour::ALL.iter().flat_map(|&c| [c; 7]).collect();
     chips.shuffle(&mut rng);
-    let mut searcher = Searcher::new(LinearEval::new(weights.clone()), 4);
+    let mut searcher = Searcher::new(eval, 4);
     let limits = Limits::nodes(config.nodes);
     let mut position = Position::new(Size::SEVEN);
     let mut samples = Vec::with_capacity(150);

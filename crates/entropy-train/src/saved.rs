@@ -15,9 +15,9 @@ use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-use entropy_engine::eval::Weights;
+use entropy_engine::eval::Evaluator;
 
-use crate::linear::{self_play, Sample, TrainConfig};
+use crate::linear::{self_play_with, Sample, TrainConfig};
 
 /// The games already in a samples file made with `settings`, by game; a trailing game without
 /// its `end` line is cut off the file. An error if the file holds another run's games or a line
@@ -76,10 +76,11 @@ pub fn read_saved(path: &Path, settings: &str) -> Result<BTreeMap<usize, Vec<Sam
 }
 
 /// Plays the games `0..config.games` the samples file at `path` lacks on `config.jobs` threads,
-/// appending each as it finishes (`progress` after each, and once for each game found), and
-/// returns every game's samples in game order.
-pub fn generate_saved(
-    weights: &Weights,
+/// `eval` at the searches' leaves ([`self_play_with`]), appending each as it finishes
+/// (`progress` after each, and once for each game found), and returns every game's samples in
+/// game order.
+pub fn generate_saved<E: Evaluator + Clone>(
+    eval: &E,
     config: &TrainConfig,
     path: &Path,
     settings: &str,
@@ -119,7 +120,7 @@ pub fn generate_saved(
                 {
                     break;
                 }
-                let samples = self_play(weights, config, game);
+                let samples = self_play_with(eval.clone(), config, game);
                 let mut text: String = samples.iter().map(|s| s.to_line() + "\n").collect();
                 text.push_str(&format!("end {game}\n"));
                 let written = {
@@ -157,6 +158,7 @@ pub fn generate_saved(
 mod tests {
     use super::*;
     use crate::linear::generate;
+    use entropy_engine::eval::{LinearEval, Weights};
 
     #[test]
     fn an_interrupted_generation_resumes_to_the_same_samples() {
@@ -170,7 +172,8 @@ mod tests {
         let path = std::env::temp_dir().join(format!("saved-{}.txt", std::process::id()));
         let _ = std::fs::remove_file(&path);
         let direct = generate(&weights, &config, 0, &|| {});
-        let saved = generate_saved(&weights, &config, &path, "test", &|| {}).unwrap();
+        let eval = LinearEval::new(weights.clone());
+        let saved = generate_saved(&eval, &config, &path, "test", &|| {}).unwrap();
         assert_eq!(saved.len(), direct.len());
         assert!(saved
             .iter()
@@ -180,7 +183,7 @@ mod tests {
         let text = std::fs::read_to_string(&path).unwrap();
         let last_end = text.trim_end().rfind("\nend ").unwrap();
         std::fs::write(&path, &text[..last_end - 20]).unwrap();
-        let resumed = generate_saved(&weights, &config, &path, "test", &|| {}).unwrap();
+        let resumed = generate_saved(&eval, &config, &path, "test", &|| {}).unwrap();
         assert!(resumed
             .iter()
             .zip(&direct)
@@ -188,9 +191,9 @@ mod tests {
         assert_eq!(resumed.len(), direct.len());
         // More games play only the new ones; other settings are refused.
         let more = TrainConfig { games: 5, ..config };
-        let extended = generate_saved(&weights, &more, &path, "test", &|| {}).unwrap();
+        let extended = generate_saved(&eval, &more, &path, "test", &|| {}).unwrap();
         assert!(extended.len() > direct.len());
-        assert!(generate_saved(&weights, &more, &path, "other", &|| {}).is_err());
+        assert!(generate_saved(&eval, &more, &path, "other", &|| {}).is_err());
         std::fs::remove_file(&path).unwrap();
     }
 }

@@ -3,7 +3,9 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::{bail, Result};
+use anyhow::{bail, Context, Result};
+use entropy_engine::eval::LinearEval;
+use entropy_engine::learned::{NTupleEval, NTupleModel};
 use entropy_train::saved::generate_saved;
 use entropy_train::tables::{fit_tables, TablesConfig};
 use entropy_train::{start_weights, TrainConfig};
@@ -17,6 +19,9 @@ use entropy_train::{start_weights, TrainConfig};
 /// normalised least mean squares, `--epochs` passes with the step falling from `--rate` to a
 /// tenth of it. One game in five is held out; the model of the pass with the least held-out
 /// error is written to `--out` after each pass that improves it.
+///
+/// With `--leaves`, the games are searched with earlier tables at the leaves instead: their
+/// targets are what the searcher with those tables finds, the next generation of the data.
 ///
 /// Each game's samples are appended to `--data` as it ends, so an interrupted run resumes with
 /// the same command, and a run with more `--games` plays only the new ones.
@@ -47,6 +52,11 @@ pub struct Args {
     /// shipped ones), `hand`, or a weights file from `entropy train`.
     #[arg(long, default_value = "trained")]
     weights: String,
+    /// Tables from an earlier run at the self-play searches' leaves, over their own linear
+    /// weights (the next generation: games and targets searched by the model the new tables
+    /// improve on) [default: the linear weights alone].
+    #[arg(long, value_name = "FILE")]
+    leaves: Option<PathBuf>,
     /// Games played at once [default: the number of CPUs].
     #[arg(long, short)]
     jobs: Option<usize>,
@@ -71,6 +81,29 @@ pub fn run(args: Args) -> Result<ExitCode> {
         bail!("--lambda must be in [0, 1] and --rate in (0, 1]");
     }
     let weights = start_weights(&args.weights).map_err(anyhow::Error::msg)?;
+    let leaves = match &args.leaves {
+        Some(path) => {
+            let bytes = std::fs::read(path)
+                .with_context(|| format!("cannot read the leaves' tables {}", path.display()))?;
+            let model = NTupleModel::from_bytes(&bytes)
+                .with_context(|| format!("{} is not a tables model", path.display()))?;
+            if model.side() != 7 {
+                bail!(
+                    "{} is a model for {}x{0} boards: the tables are fitted on 7x7",
+                    path.display(),
+                    model.side()
+                );
+            }
+            Some(NTupleEval::new(model))
+        }
+        None => None,
+    };
+    // Only a run with leaves names them: the files of runs before the option still resume.
+    let leaves_arg = args
+        .leaves
+        .as_ref()
+        .map(|path| format!(" --leaves {}", path.display()))
+        .unwrap_or_default();
     // Before minutes of self-play, not after: a folder that does not exist yet is made.
     super::make_folder_of(&args.out)?;
     let config = TrainConfig {
@@ -82,7 +115,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         ..TrainConfig::default()
     };
     let command = format!(
-        "entropy train-tables --seed {} --games {} --nodes {} --lambda {} --epochs {} --rate {} --weights {}",
+        "entropy train-tables --seed {} --games {} --nodes {} --lambda {} --epochs {} --rate {} --weights {}{leaves_arg}",
         args.seed, args.games, args.nodes, args.lambda, args.epochs, args.rate, args.weights
     );
     let bar = super::progress_bar(args.quiet, args.games as u64, 0, "self-play games");
@@ -94,11 +127,18 @@ pub fn run(args: Args) -> Result<ExitCode> {
     });
     // What the games depend on: the fit's settings may change without playing them again.
     let games_settings = format!(
-        "entropy train-tables --seed {} --nodes {} --lambda {} --weights {}",
+        "entropy train-tables --seed {} --nodes {} --lambda {} --weights {}{leaves_arg}",
         args.seed, args.nodes, args.lambda, args.weights
     );
-    let samples = generate_saved(&weights, &config, &data, &games_settings, &|| bar.inc(1))
-        .map_err(anyhow::Error::msg)?;
+    let progress = || bar.inc(1);
+    let samples = match leaves {
+        Some(eval) => generate_saved(&eval, &config, &data, &games_settings, &progress),
+        None => {
+            let eval = LinearEval::new(weights.clone());
+            generate_saved(&eval, &config, &data, &games_settings, &progress)
+        }
+    }
+    .map_err(anyhow::Error::msg)?;
     bar.finish_and_clear();
     println!(
         "{} positions from {} games in {:.0} s",
