@@ -140,11 +140,22 @@ pub struct ReviewSummary {
     games: usize,
 }
 
+/// The thirds of a game the review splits the points lost by: where in the game they go.
+pub const STAGES: [&str; 3] = ["early", "middle", "late"];
+
+/// The third of the game (an index into [`STAGES`]) of a decision at `turn` (from 1) on a
+/// board of `cells` cells: turns 1-17, 18-33 and 34-49 on 7x7.
+pub fn stage(turn: usize, cells: usize) -> usize {
+    (turn.saturating_sub(1) * 3 / cells.max(1)).min(2)
+}
+
 #[derive(Default)]
 struct Side {
     decisions: usize,
     games: usize,
     lost: f64,
+    /// The points lost in each third of the game ([`STAGES`]).
+    lost_by_stage: [f64; 3],
     /// (loss, game number, decision)
     mistakes: Vec<(f64, usize, Decision)>,
 }
@@ -163,6 +174,7 @@ impl ReviewSummary {
             for d in decisions.iter().filter(|d| d.role == role) {
                 side.decisions += 1;
                 side.lost += d.loss;
+                side.lost_by_stage[stage(d.turn, game.size.cells())] += d.loss;
                 side.mistakes.push((d.loss, index + 1, *d));
             }
             // Largest first; equal losses in game order.
@@ -184,7 +196,8 @@ impl ReviewSummary {
             elapsed.as_secs_f64() * 1000.0 * jobs as f64 / self.decisions.max(1) as f64,
             if jobs == 1 { "" } else { "s" }
         );
-        text += "player                role   decisions  points lost  per game  largest mistakes\n";
+        text += "player                role   decisions  points lost  per game  \
+                 early  middle   late  largest mistakes\n";
         for ((name, role), side) in &self.sides {
             let largest: Vec<String> = side
                 .mistakes
@@ -198,14 +211,16 @@ impl ReviewSummary {
                     )
                 })
                 .collect();
+            let per_game = |lost: f64| lost / side.games.max(1) as f64;
+            let [early, middle, late] = side.lost_by_stage.map(per_game);
             let _ = writeln!(
                 text,
-                "{:<21} {:<5}  {:>9}  {:>11.1}  {:>8.1}  {}",
+                "{:<21} {:<5}  {:>9}  {:>11.1}  {:>8.1}  {early:>5.1}  {middle:>6.1}  {late:>5.1}  {}",
                 name,
                 role,
                 side.decisions,
                 side.lost,
-                side.lost / side.games.max(1) as f64,
+                per_game(side.lost),
                 largest.join("; ")
             );
         }
@@ -228,13 +243,38 @@ impl ReviewSummary {
                                "best": d.best.mv.to_string(), "loss": round(*loss)})
                     })
                     .collect();
+                let games = side.games.max(1) as f64;
+                let by_stage: serde_json::Map<String, Value> = STAGES
+                    .iter()
+                    .zip(side.lost_by_stage)
+                    .map(|(stage, lost)| (stage.to_string(), json!(round(lost / games))))
+                    .collect();
                 json!({"player": name, "role": role, "games": side.games,
                        "decisions": side.decisions, "points_lost": round(side.lost),
-                       "per_game": round(side.lost / side.games.max(1) as f64),
-                       "mistakes": mistakes})
+                       "per_game": round(side.lost / games),
+                       "per_game_by_stage": by_stage, "mistakes": mistakes})
             })
             .collect();
         json!({"type": "summary", "games": self.games, "decisions": self.decisions,
                "seconds": round(elapsed.as_secs_f64()), "sides": sides})
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_game_splits_in_thirds_by_turn() {
+        let seven: Vec<usize> = [1, 17, 18, 33, 34, 49]
+            .iter()
+            .map(|&t| stage(t, 49))
+            .collect();
+        assert_eq!(seven, [0, 0, 1, 1, 2, 2]);
+        let five: Vec<usize> = [1, 9, 10, 17, 18, 25]
+            .iter()
+            .map(|&t| stage(t, 25))
+            .collect();
+        assert_eq!(five, [0, 0, 1, 1, 2, 2]);
     }
 }

@@ -46,6 +46,18 @@ fn analyse_reviews_a_match_file_and_a_transcript() {
     let summary = lines.last().unwrap();
     assert_eq!(summary["type"], "summary");
     assert_eq!(summary["games"], 2);
+    // Each side's thirds of the game add up to its points lost a game.
+    for side in summary["sides"].as_array().unwrap() {
+        let stages = &side["per_game_by_stage"];
+        let sum: f64 = ["early", "middle", "late"]
+            .iter()
+            .map(|s| stages[s].as_f64().unwrap())
+            .sum();
+        assert!(
+            (sum - side["per_game"].as_f64().unwrap()).abs() < 0.02,
+            "{side}"
+        );
+    }
     assert!(lines
         .iter()
         .filter(|l| l["type"] == "decision")

@@ -16,8 +16,9 @@ use serde_json::json;
 /// Reads `entropy match` records and the web page's downloads (JSON lines, one game per line),
 /// and CodeCup transcripts or plain move lists (one game per file: `> 6Fe`, `< FeFe` lines as
 /// the CodeCup tests write them, or moves as `entropy match` records them: `3Bc`, `BcBg`, `pass`).
-/// Prints a table per game and a summary of each player's and role's expected points lost and
-/// largest mistakes; `--json` writes JSON lines instead. Values are Order's expected final
+/// Prints a table per game and a summary of each player's and role's expected points lost (per
+/// game, and in each third of the game: turns 1-17, 18-33 and 34-49 on 7x7) and largest
+/// mistakes; `--json` writes JSON lines instead. Values are Order's expected final
 /// score; a loss is what the move gave away to the opponent in expected points.
 #[derive(clap::Args)]
 pub struct Args {
