@@ -2,7 +2,6 @@
 //! depth and time limits. It never prints; callers read its [`SearchResult`].
 //!
 //! - [`star`]: the *-minimax node search (alpha-beta at decisions, Star2 at chance nodes).
-//! - [`last_chip`]: positions with one empty cell valued exactly at once.
 //! - [`mod@reference`]: plain expectimax, the slow twin the tests compare against.
 //! - [`tt`]: the transposition table.
 //! - [`ordering`]: move ordering and killer moves.
@@ -12,7 +11,6 @@
 
 pub mod analysis;
 mod cache;
-pub mod last_chip;
 pub mod model;
 pub(crate) mod observer;
 pub mod ordering;

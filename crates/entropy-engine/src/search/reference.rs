@@ -6,18 +6,11 @@ use crate::eval::Evaluator;
 
 /// The expectimax value of a position searched `depth` moves deep (chance draws count as moves):
 /// Order maximises, Chaos minimises, a draw averages its colours weighted by the chips left. At
-/// depth 0 the evaluation is used; a finished game is worth its score. A position with one
-/// empty cell is searched to the end whatever the depth, as the search values it exactly
-/// ([`super::last_chip`]).
+/// depth 0 the evaluation is used; a finished game is worth its score.
 pub fn expectimax(position: &Position, depth: u32, eval: &impl Evaluator) -> f64 {
     if position.is_over() {
         return position.score() as f64;
     }
-    let depth = if position.board().vacant_count() == 1 {
-        super::moves_to_end(position)
-    } else {
-        depth
-    };
     if depth == 0 {
         return eval.evaluate(position);
     }

@@ -7,7 +7,6 @@ use std::time::Instant;
 use entropy_core::{Move, MoveList, Phase, Position};
 
 use super::cache::EvalCache;
-use super::last_chip::last_chip_value;
 use super::model::{modelled_moves, OpponentModel};
 use super::ordering::{ordered_moves, Killers};
 use super::tt::{Bound, Table};
@@ -99,9 +98,6 @@ impl<E: Evaluator> Context<'_, E> {
         if let Some(value) = self.enter(position) {
             return value;
         }
-        if let Some(value) = self.last_chip(position) {
-            return value;
-        }
         if depth == 0 {
             let (eval, memo) = (self.eval, &mut self.memo);
             return self
@@ -153,21 +149,10 @@ impl<E: Evaluator> Context<'_, E> {
         position.is_over().then(|| position.score() as f64)
     }
 
-    /// The exact value of a position with one empty cell, whatever the depth
-    /// ([`last_chip_value`]), unless the opponent model restricts Order there.
-    #[inline]
-    fn last_chip(&self, position: &Position) -> Option<f64> {
-        let order_free = !self.model.greedy_order && !self.model.weak_order;
-        last_chip_value(position, order_free)
-    }
-
     /// [`Context::search`] of `child`, which `parent` becomes by `mv`, at depth 0: its
     /// evaluation updated from the parent's by the move.
     fn leaf_child(&mut self, parent: &Position, mv: Move, child: &Position) -> f64 {
         if let Some(value) = self.enter(child) {
-            return value;
-        }
-        if let Some(value) = self.last_chip(child) {
             return value;
         }
         let (eval, memo) = (self.eval, &mut self.memo);
