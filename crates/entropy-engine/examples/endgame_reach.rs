@@ -4,9 +4,10 @@
 //! Issue 87's measure of the exact endgame's reach, before and after a change.
 //!
 //! `cargo run --release -p entropy-engine --example endgame_reach -- GAMES SECONDS FIRST_SEED`
-//! (4 games, 30 s, seed 0 by default). Prints one line a game (`game SEED reach EMPTY`, and every
-//! decision's empty cells, depth and whether it was exact as `empty:depth[*]`), then the
-//! median reach. Run two at once with other seeds to use two cores.
+//! (4 games, 30 s, seed 0 by default). Prints one line a game (`game SEED reach EMPTY`, each
+//! role's reach, and every decision's role, empty cells, depth and whether it was exact as
+//! `Oempty:depth[*]` for Order, `C...` for Chaos), then the median reaches. Run two at once with
+//! other seeds to use two cores.
 
 mod common;
 
@@ -31,8 +32,8 @@ fn default_bot() -> SearchBot {
     )
 }
 
-/// One game to the clock: every decision as (empty cells, depth, exact).
-fn play(seed: u64, clock: Duration) -> Vec<(usize, u32, bool)> {
+/// One game to the clock: every decision as (role, empty cells, depth, exact).
+fn play(seed: u64, clock: Duration) -> Vec<(Role, usize, u32, bool)> {
     let size = Size::SEVEN;
     let mut bots = [default_bot(), default_bot()];
     bots[0].new_game(size, Role::Order);
@@ -58,7 +59,7 @@ fn play(seed: u64, clock: Duration) -> Vec<(usize, u32, bool)> {
         used[i] += started.elapsed();
         if let Some(result) = bots[i].last_search() {
             let empty = position.board().vacant_count();
-            decisions.push((empty, result.depth, result.solved));
+            decisions.push((role, empty, result.depth, result.solved));
         }
         position.play_unchecked(mv);
     }
@@ -69,30 +70,52 @@ fn main() {
     let arg = |i: usize, default: u64| common::whole_arg("endgame_reach", i, default);
     let (games, seconds, first_seed) = (arg(1, 4), arg(2, 30), arg(3, 0));
     let clock = Duration::from_secs(seconds);
-    let mut reaches = Vec::new();
+    // The reaches of each game: both roles', Order's, Chaos's.
+    let mut reaches: [Vec<usize>; 3] = Default::default();
     for seed in first_seed..first_seed + games {
         let decisions = play(seed, clock);
-        let reach = decisions
-            .iter()
-            .filter(|d| d.2)
-            .map(|d| d.0)
-            .max()
-            .unwrap_or(0);
+        let reach = |role: Option<Role>| {
+            decisions
+                .iter()
+                .filter(|d| d.3 && role.is_none_or(|r| r == d.0))
+                .map(|d| d.1)
+                .max()
+                .unwrap_or(0)
+        };
+        let game = [
+            reach(None),
+            reach(Some(Role::Order)),
+            reach(Some(Role::Chaos)),
+        ];
         let trace: Vec<String> = decisions
             .iter()
-            .map(|(empty, depth, exact)| {
-                format!("{empty}:{depth}{}", if *exact { "*" } else { "" })
+            .map(|(role, empty, depth, exact)| {
+                let who = if *role == Role::Order { "O" } else { "C" };
+                format!("{who}{empty}:{depth}{}", if *exact { "*" } else { "" })
             })
             .collect();
-        println!("game {seed} reach {reach} {}", trace.join(" "));
-        reaches.push(reach);
-    }
-    reaches.sort_unstable();
-    if let Some(&median) = reaches.get(reaches.len() / 2) {
         println!(
-            "median reach {median} empty cells over {} games at {seconds} s a game (reaches {:?})",
-            reaches.len(),
-            reaches
+            "game {seed} reach {} (Order {}, Chaos {}) {}",
+            game[0],
+            game[1],
+            game[2],
+            trace.join(" ")
         );
+        for (all, one) in reaches.iter_mut().zip(game) {
+            all.push(one);
+        }
     }
+    let median = |values: &mut Vec<usize>| {
+        values.sort_unstable();
+        values.get(values.len() / 2).copied().unwrap_or(0)
+    };
+    let [all, order, chaos] = &mut reaches;
+    println!(
+        "median reach {} empty cells over {} games at {seconds} s a game (Order {}, Chaos {}; reaches {:?})",
+        median(all),
+        all.len(),
+        median(order),
+        median(chaos),
+        all
+    );
 }
