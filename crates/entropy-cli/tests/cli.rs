@@ -638,12 +638,9 @@ fn train_tables_writes_a_model_the_search_plays_and_refuses_bad_settings() {
         (["--weights", "/no/such/file"], "/no/such/file"),
         (
             ["--leaves", "/no/such/file"],
-            "cannot read the leaves' tables /no/such/file",
+            "--leaves: cannot read weights /no/such/file",
         ),
-        (
-            ["--leaves", "Cargo.toml"],
-            "Cargo.toml is not a tables model",
-        ),
+        (["--leaves", "Cargo.toml"], "--leaves: weights Cargo.toml"),
     ] {
         let mut args = vec!["train-tables", "--quiet", "--out", out_path];
         args.extend(bad);

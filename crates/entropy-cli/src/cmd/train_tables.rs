@@ -3,9 +3,9 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use entropy_engine::eval::LinearEval;
-use entropy_engine::learned::{NTupleEval, NTupleModel};
+use entropy_engine::learned::{load_model, BotEval, NTupleEval};
 use entropy_train::saved::generate_saved;
 use entropy_train::tables::{fit_tables, TablesConfig};
 use entropy_train::{start_weights, TrainConfig};
@@ -81,22 +81,22 @@ pub fn run(args: Args) -> Result<ExitCode> {
         bail!("--lambda must be in [0, 1] and --rate in (0, 1]");
     }
     let weights = start_weights(&args.weights).map_err(anyhow::Error::msg)?;
+    // The searches' leaves: earlier tables (checked before minutes of self-play), or the
+    // linear weights alone.
     let leaves = match &args.leaves {
         Some(path) => {
-            let bytes = std::fs::read(path)
-                .with_context(|| format!("cannot read the leaves' tables {}", path.display()))?;
-            let model = NTupleModel::from_bytes(&bytes)
-                .with_context(|| format!("{} is not a tables model", path.display()))?;
+            let model = load_model(&path.to_string_lossy())
+                .map_err(|e| anyhow::anyhow!("--leaves: {e}"))?;
             if model.side() != 7 {
                 bail!(
-                    "{} is a model for {}x{0} boards: the tables are fitted on 7x7",
+                    "--leaves: {} is a model for {}x{0} boards: the tables are fitted on 7x7",
                     path.display(),
                     model.side()
                 );
             }
-            Some(NTupleEval::new(model))
+            BotEval::NTuple(NTupleEval::new(model))
         }
-        None => None,
+        None => BotEval::Linear(LinearEval::new(weights.clone())),
     };
     // Only a run with leaves names them: the files of runs before the option still resume.
     let leaves_arg = args
@@ -130,15 +130,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
         "entropy train-tables --seed {} --nodes {} --lambda {} --weights {}{leaves_arg}",
         args.seed, args.nodes, args.lambda, args.weights
     );
-    let progress = || bar.inc(1);
-    let samples = match leaves {
-        Some(eval) => generate_saved(&eval, &config, &data, &games_settings, &progress),
-        None => {
-            let eval = LinearEval::new(weights.clone());
-            generate_saved(&eval, &config, &data, &games_settings, &progress)
-        }
-    }
-    .map_err(anyhow::Error::msg)?;
+    let samples = generate_saved(&leaves, &config, &data, &games_settings, &|| bar.inc(1))
+        .map_err(anyhow::Error::msg)?;
     bar.finish_and_clear();
     println!(
         "{} positions from {} games in {:.0} s",
