@@ -27,14 +27,14 @@ use entropy_train::{start_weights, TrainConfig};
 /// the same command, and a run with more `--games` plays only the new ones.
 ///
 /// With the defaults this reproduces the default `search` bot's tables,
-/// crates/entropy-engine/weights/tables7.bin, whatever `--jobs` is: about 12 minutes on 2 cores.
+/// crates/entropy-engine/weights/tables7.bin, whatever `--jobs` is: about 40 minutes on 2 cores.
 #[derive(clap::Args)]
 pub struct Args {
     /// Seed of the self-play chip orders and opening randomisation, and of the passes' order.
     #[arg(long, default_value_t = 7)]
     seed: u64,
     /// Self-play games.
-    #[arg(long, default_value_t = 10000)]
+    #[arg(long, default_value_t = 30000)]
     games: usize,
     /// Positions each search may visit.
     #[arg(long, default_value_t = 3000)]
