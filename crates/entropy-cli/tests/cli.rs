@@ -570,18 +570,23 @@ fn train_tables_writes_a_model_the_search_plays_and_refuses_bad_settings() {
     let dir = scratch("train-tables");
     let out_path = dir.join("t/tables.bin");
     let out_path = out_path.to_str().unwrap();
-    let mut args = vec![
-        "train-tables",
-        "--games",
-        "5",
-        "--nodes",
-        "30",
-        "--epochs",
-        "2",
-    ];
-    args.extend(["--jobs", "1", "--quiet", "--out", out_path]);
-    let out = entropy(&args, "");
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let train = |out: &str, more: &[&str]| {
+        let mut args = vec![
+            "train-tables",
+            "--games",
+            "5",
+            "--nodes",
+            "30",
+            "--epochs",
+            "2",
+        ];
+        args.extend(["--jobs", "1", "--quiet", "--out", out]);
+        args.extend(more);
+        let run = entropy(&args, "");
+        assert_eq!(run.status.code(), Some(0), "{}", text(&run.stderr));
+        run
+    };
+    let out = train(out_path, &["--generations", "1"]);
     assert!(
         text(&out.stdout).contains("epoch 2:"),
         "{}",
@@ -609,31 +614,54 @@ fn train_tables_writes_a_model_the_search_plays_and_refuses_bad_settings() {
     // The next generation: games searched with these tables at the leaves.
     let next_path = dir.join("t/next.bin");
     let next_path = next_path.to_str().unwrap();
-    let next = entropy(
-        &[
-            "train-tables",
-            "--games",
-            "3",
-            "--nodes",
-            "30",
-            "--epochs",
-            "1",
-            "--leaves",
-            out_path,
-            "--jobs",
-            "1",
-            "--quiet",
-            "--out",
-            next_path,
-        ],
-        "",
+    train(next_path, &["--leaves", out_path, "--generations", "1"]);
+    let next = std::fs::read(next_path).unwrap();
+    assert!(String::from_utf8_lossy(&next).contains(&format!("--leaves {out_path}")));
+    // Two generations in one run (the default) make the same two models, the earlier one next
+    // to the last; only the last's command differs.
+    let both_path = dir.join("both/tables.bin");
+    let both_path = both_path.to_str().unwrap();
+    let both = train(both_path, &[]);
+    assert!(
+        text(&both.stdout).contains("generation 2 of 2"),
+        "{}",
+        text(&both.stdout)
     );
-    assert_eq!(next.status.code(), Some(0), "{}", text(&next.stderr));
-    let model = std::fs::read(next_path).unwrap();
-    assert!(String::from_utf8_lossy(&model).contains(&format!("--leaves {out_path}")));
+    assert_eq!(
+        std::fs::read(dir.join("both/tables.gen1.bin")).unwrap(),
+        model
+    );
+    let last = std::fs::read(both_path).unwrap();
+    let made_by = |bytes: &[u8]| {
+        let text = String::from_utf8_lossy(bytes);
+        let line = text
+            .lines()
+            .find(|line| line.starts_with("# made by: "))
+            .unwrap();
+        (line.to_owned(), bytes.len() - line.len())
+    };
+    let (next_line, next_rest) = made_by(&next);
+    let (last_line, last_rest) = made_by(&last);
+    assert!(
+        last_line.ends_with("--weights trained --generations 2"),
+        "{last_line}"
+    );
+    assert_eq!(next_rest, last_rest);
+    let without = |bytes: &[u8], line: &str| {
+        let at = bytes
+            .windows(line.len())
+            .position(|window| window == line.as_bytes())
+            .unwrap();
+        [&bytes[..at], &bytes[at + line.len()..]].concat()
+    };
+    assert_eq!(without(&next, &next_line), without(&last, &last_line));
     for (bad, says) in [
         (["--games", "1"], "--games must be at least 2"),
-        (["--epochs", "0"], "--epochs at least 1"),
+        (["--epochs", "0"], "--epochs and --generations at least 1"),
+        (
+            ["--generations", "0"],
+            "--epochs and --generations at least 1",
+        ),
         (["--lambda", "2"], "--lambda must be in [0, 1]"),
         (["--weights", "/no/such/file"], "/no/such/file"),
         (

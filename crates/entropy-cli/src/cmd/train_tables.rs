@@ -1,11 +1,11 @@
 //! `entropy train-tables`: fit the n-tuple tables the searching bot can value its leaves with.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{bail, Result};
-use entropy_engine::eval::LinearEval;
-use entropy_engine::learned::{load_model, BotEval, NTupleEval};
+use entropy_engine::eval::{LinearEval, Weights};
+use entropy_engine::learned::{load_model, BotEval, NTupleEval, NTupleModel};
 use entropy_train::saved::generate_saved;
 use entropy_train::tables::{fit_tables, TablesConfig};
 use entropy_train::{start_weights, TrainConfig};
@@ -20,14 +20,18 @@ use entropy_train::{start_weights, TrainConfig};
 /// tenth of it. One game in five is held out; the model of the pass with the least held-out
 /// error is written to `--out` after each pass that improves it.
 ///
-/// With `--leaves`, the games are searched with earlier tables at the leaves instead: their
-/// targets are what the searcher with those tables finds, the next generation of the data.
+/// Then `--generations` less one times again, each time with the last tables at the self-play
+/// searches' leaves: the next generation's games and targets are what the searcher with those
+/// tables finds. Earlier generations' tables go next to `--out` (`tables.gen1.bin`). With
+/// `--leaves`, the first generation's games are searched with earlier tables already.
 ///
-/// Each game's samples are appended to `--data` as it ends, so an interrupted run resumes with
-/// the same command, and a run with more `--games` plays only the new ones.
+/// Each game's samples are appended to `--data` (an earlier generation's next to its tables)
+/// as it ends, so an interrupted run resumes with the same command, and a run with more
+/// `--games` plays only the new ones of its first generation.
 ///
 /// With the defaults this reproduces the default `search` bot's tables,
-/// crates/entropy-engine/weights/tables7.bin, whatever `--jobs` is: about 40 minutes on 2 cores.
+/// crates/entropy-engine/weights/tables7.bin, whatever `--jobs` is: about 110 minutes on 2
+/// cores (40 for the first generation, 70 for the second, whose searches read the tables).
 #[derive(clap::Args)]
 pub struct Args {
     /// Seed of the self-play chip orders and opening randomisation, and of the passes' order.
@@ -52,19 +56,22 @@ pub struct Args {
     /// shipped ones), `hand`, or a weights file from `entropy train`.
     #[arg(long, default_value = "trained")]
     weights: String,
-    /// Tables from an earlier run at the self-play searches' leaves, over their own linear
-    /// weights (the next generation: games and targets searched by the model the new tables
-    /// improve on) [default: the linear weights alone].
+    /// Tables from an earlier run at the first generation's self-play searches' leaves, over
+    /// their own linear weights [default: the linear weights alone].
     #[arg(long, value_name = "FILE")]
     leaves: Option<PathBuf>,
+    /// Generations: each after the first plays its games with the one before's tables at the
+    /// leaves (2 passed both rungs of the ladder against 1).
+    #[arg(long, default_value_t = 2)]
+    generations: usize,
     /// Games played at once [default: the number of CPUs].
     #[arg(long, short)]
     jobs: Option<usize>,
     /// Where to write the model.
     #[arg(long, default_value = "tables.bin")]
     out: PathBuf,
-    /// Where the self-play games' samples are kept as they are made, so that an interrupted
-    /// run resumes [default: OUT.games].
+    /// Where the last generation's self-play samples are kept as they are made, so that an
+    /// interrupted run resumes [default: OUT.games].
     #[arg(long, value_name = "FILE")]
     data: Option<PathBuf>,
     /// No progress bar.
@@ -73,39 +80,121 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
-    if args.games < 2 || args.nodes == 0 || args.epochs == 0 {
-        bail!("--games must be at least 2 (one game in five is held out), --nodes and --epochs at least 1");
+    if args.games < 2 || args.nodes == 0 || args.epochs == 0 || args.generations == 0 {
+        bail!("--games must be at least 2 (one game in five is held out), --nodes, --epochs and --generations at least 1");
     }
     let valid = (0.0..=1.0).contains(&args.lambda) && args.rate > 0.0 && args.rate <= 1.0;
     if !valid {
         bail!("--lambda must be in [0, 1] and --rate in (0, 1]");
     }
     let weights = start_weights(&args.weights).map_err(anyhow::Error::msg)?;
-    // The searches' leaves: earlier tables (checked before minutes of self-play), or the
-    // linear weights alone.
-    let leaves = match &args.leaves {
-        Some(path) => {
-            let model = load_model(&path.to_string_lossy())
-                .map_err(|e| anyhow::anyhow!("--leaves: {e}"))?;
-            if model.side() != 7 {
-                bail!(
-                    "--leaves: {} is a model for {}x{0} boards: the tables are fitted on 7x7",
-                    path.display(),
-                    model.side()
-                );
-            }
-            BotEval::NTuple(NTupleEval::new(model))
-        }
+    // The first generation's leaves: earlier tables (checked before minutes of self-play), or
+    // the linear weights alone.
+    let mut leaves = match &args.leaves {
+        Some(path) => BotEval::NTuple(NTupleEval::new(read_leaves(path)?)),
         None => BotEval::Linear(LinearEval::new(weights.clone())),
     };
+    // Before minutes of self-play, not after: a folder that does not exist yet is made.
+    super::make_folder_of(&args.out)?;
+    for generation in 1..=args.generations {
+        let last = generation == args.generations;
+        let out = if last {
+            args.out.clone()
+        } else {
+            generation_path(&args.out, generation)
+        };
+        let data = match (&args.data, last) {
+            (Some(data), true) => data.clone(),
+            _ => with_suffix(&out, ".games"),
+        };
+        if args.generations > 1 {
+            println!(
+                "generation {generation} of {}: {}",
+                args.generations,
+                out.display()
+            );
+        }
+        let model = fit_generation(&args, generation, &weights, &leaves, &out, &data)?;
+        leaves = BotEval::NTuple(NTupleEval::new(model));
+    }
+    println!("model written to {} (search:net={0})", args.out.display());
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Earlier tables for the first generation's leaves, refused unless made for 7x7.
+fn read_leaves(path: &Path) -> Result<NTupleModel> {
+    let model =
+        load_model(&path.to_string_lossy()).map_err(|e| anyhow::anyhow!("--leaves: {e}"))?;
+    if model.side() != 7 {
+        bail!(
+            "--leaves: {} is a model for {}x{0} boards: the tables are fitted on 7x7",
+            path.display(),
+            model.side()
+        );
+    }
+    Ok(model)
+}
+
+/// Where an earlier generation's tables go: OUT with `.genN` before its extension
+/// (`tables.bin` -> `tables.gen1.bin`).
+fn generation_path(out: &Path, generation: usize) -> PathBuf {
+    let stem = out.file_stem().unwrap_or_default().to_string_lossy();
+    let name = match out.extension() {
+        Some(ext) => format!("{stem}.gen{generation}.{}", ext.to_string_lossy()),
+        None => format!("{stem}.gen{generation}"),
+    };
+    out.with_file_name(name)
+}
+
+/// `path` with `suffix` appended to its file name.
+fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(suffix);
+    PathBuf::from(name)
+}
+
+/// One generation: self-play games searched with `leaves` (kept in `data` as they end), then
+/// the tables fitted to their targets, written to `out` after each pass that improves them.
+fn fit_generation(
+    args: &Args,
+    generation: usize,
+    weights: &Weights,
+    leaves: &BotEval,
+    out: &Path,
+    data: &Path,
+) -> Result<NTupleModel> {
+    let common = format!(
+        "--seed {} --nodes {} --lambda {} --weights {}",
+        args.seed, args.nodes, args.lambda, args.weights
+    );
     // Only a run with leaves names them: the files of runs before the option still resume.
     let leaves_arg = args
         .leaves
         .as_ref()
         .map(|path| format!(" --leaves {}", path.display()))
         .unwrap_or_default();
-    // Before minutes of self-play, not after: a folder that does not exist yet is made.
-    super::make_folder_of(&args.out)?;
+    let fit = format!("--epochs {} --rate {}", args.epochs, args.rate);
+    // What the games depend on (the fit's settings may change without playing them again): a
+    // later generation's leaves are the earlier generations' tables, so their games and fit
+    // too, and the generation it is.
+    let games_settings = if generation == 1 {
+        format!("entropy train-tables {common}{leaves_arg}")
+    } else {
+        format!(
+            "entropy train-tables {common} --games {} {fit}{leaves_arg} --generation {generation}",
+            args.games
+        )
+    };
+    // What made the model: the command that writes it (a single generation's as before).
+    let generations_arg = if generation > 1 {
+        format!(" --generations {generation}")
+    } else {
+        String::new()
+    };
+    let command = format!(
+        "entropy train-tables --seed {} --games {} --nodes {} --lambda {} {fit} --weights {}{leaves_arg}{generations_arg}",
+        args.seed, args.games, args.nodes, args.lambda, args.weights
+    );
     let config = TrainConfig {
         seed: args.seed,
         games: args.games,
@@ -114,23 +203,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
         jobs: super::jobs_or_cpus(args.jobs),
         ..TrainConfig::default()
     };
-    let command = format!(
-        "entropy train-tables --seed {} --games {} --nodes {} --lambda {} --epochs {} --rate {} --weights {}{leaves_arg}",
-        args.seed, args.games, args.nodes, args.lambda, args.epochs, args.rate, args.weights
-    );
     let bar = super::progress_bar(args.quiet, args.games as u64, 0, "self-play games");
     let started = std::time::Instant::now();
-    let data = args.data.clone().unwrap_or_else(|| {
-        let mut name = args.out.clone().into_os_string();
-        name.push(".games");
-        PathBuf::from(name)
-    });
-    // What the games depend on: the fit's settings may change without playing them again.
-    let games_settings = format!(
-        "entropy train-tables --seed {} --nodes {} --lambda {} --weights {}{leaves_arg}",
-        args.seed, args.nodes, args.lambda, args.weights
-    );
-    let samples = generate_saved(&leaves, &config, &data, &games_settings, &|| bar.inc(1))
+    let samples = generate_saved(leaves, &config, data, &games_settings, &|| bar.inc(1))
         .map_err(anyhow::Error::msg)?;
     bar.finish_and_clear();
     println!(
@@ -147,7 +222,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
     };
     let mut history = String::new();
     let mut write_error = None;
-    fit_tables(&weights, &samples, &tables, |report, best| {
+    let mut kept = None;
+    fit_tables(weights, &samples, &tables, |report, best| {
         let line = report.line();
         println!("{line}");
         history.push_str(&line);
@@ -155,14 +231,14 @@ pub fn run(args: Args) -> Result<ExitCode> {
         if report.best && write_error.is_none() {
             let mut model = best.clone();
             model.set_provenance(&format!("made by: {command}\n{history}"));
-            if let Err(e) = super::write_atomically(&args.out, &model.to_bytes()) {
-                write_error = Some(e);
+            match super::write_atomically(out, &model.to_bytes()) {
+                Ok(()) => kept = Some(model),
+                Err(e) => write_error = Some(e),
             }
         }
     });
     if let Some(e) = write_error {
         return Err(e);
     }
-    println!("model written to {} (search:net={0})", args.out.display());
-    Ok(ExitCode::SUCCESS)
+    kept.ok_or_else(|| anyhow::anyhow!("no pass of the fit improved on the start"))
 }

@@ -178,8 +178,9 @@ impl NTupleModel {
     }
 
     /// The line-pattern tables the default `search` bot values its leaves with
-    /// (`weights/tables7.bin`, `entropy train-tables` with its defaults: fitted to the same
-    /// search values as the shipped linear weights, over them).
+    /// (`weights/tables7.bin`, `entropy train-tables` with its defaults: over the shipped
+    /// linear weights, fitted to the search values of games searched with a first generation
+    /// of these tables at the leaves).
     pub fn tables() -> std::sync::Arc<NTupleModel> {
         static TRAINED: OnceLock<std::sync::Arc<NTupleModel>> = OnceLock::new();
         NTupleModel::shipped(&TRAINED, include_bytes!("../../../weights/tables7.bin"))
