@@ -677,6 +677,58 @@ fn train_tables_writes_a_model_the_search_plays_and_refuses_bad_settings() {
 }
 
 #[test]
+fn teacher_data_records_both_roles_resumes_and_refuses_bad_settings() {
+    let dir = scratch("teacher-data");
+    let out = dir.join("t/teacher.txt");
+    let out = out.to_str().unwrap();
+    let run = |games: &str, more: &[&str]| {
+        let mut args = vec!["teacher-data", "--games", games, "--nodes", "200"];
+        args.extend([
+            "--opponent",
+            "greedy",
+            "--jobs",
+            "2",
+            "--quiet",
+            "--out",
+            out,
+        ]);
+        args.extend(more);
+        entropy(&args, "")
+    };
+    let first = run("2", &["--top", "3"]);
+    assert_eq!(first.status.code(), Some(0), "{}", text(&first.stderr));
+    let data = std::fs::read_to_string(out).unwrap();
+    // Game 0 self-play (every decision: 49 placements and 48 slides), game 1 against greedy
+    // (the searcher as Order: 48 slides).
+    let decisions = |data: &str, game: &str| {
+        data.lines()
+            .filter(|line| line.split(' ').next() == Some(game) && line.contains(" | "))
+            .count()
+    };
+    assert_eq!((decisions(&data, "0"), decisions(&data, "1")), (97, 48));
+    assert!(data.starts_with("# entropy teacher-data --seed 1 --nodes 200 --top 3"));
+    // A larger --games plays only the new game; the old ones stay as they were.
+    let more = run("3", &["--top", "3"]);
+    assert_eq!(more.status.code(), Some(0), "{}", text(&more.stderr));
+    let extended = std::fs::read_to_string(out).unwrap();
+    assert!(extended.starts_with(&data));
+    assert_eq!(decisions(&extended, "2"), 97);
+    assert_fails(
+        &run("3", &["--top", "4"]),
+        2,
+        "holds the games of another run",
+    );
+    for (bad, says) in [
+        (["--top", "0"], "--top must be at least 1"),
+        (["--explore", "2"], "--explore must be a chance in [0, 1]"),
+        (["--temperature", "NaN"], "--temperature must be 0 or more"),
+        (["--opponent", "nobody"], "--opponent: "),
+    ] {
+        assert_fails(&run("1", &bad), 2, says);
+    }
+}
+
+#[test]
 fn a_non_regression_test_takes_bounds_below_zero_joined_to_its_option() {
     // scripts/sprt.sh's `nonreg` preset passes `--sprt=-1.5,0.5`: written apart, the lower
     // bound would read as an option.

@@ -8,7 +8,8 @@
 //! - [`tables`]: the n-tuple tables at the search's leaves, fitted to [`linear`]'s targets
 //!   (`entropy train-tables`).
 //! - [`policy`]: the policy network's teacher data (`entropy policy-data`).
-//! - [`saved`]: self-play samples kept in a file as they are made, so a long generation resumes.
+//! - [`teacher`]: one policy network's teacher data, for both roles (`entropy teacher-data`).
+//! - [`saved`]: self-play data kept in a file as it is made, so a long generation resumes.
 
 #![deny(clippy::print_stdout, clippy::print_stderr)]
 
@@ -19,5 +20,6 @@ pub mod policy;
 pub mod saved;
 pub mod tables;
 pub mod td;
+pub mod teacher;
 
 pub use linear::*;

@@ -1,12 +1,13 @@
-//! Self-play samples kept in a file as they are made, so that a long generation (the
-//! line-pattern tables' tens of thousands of games) resumes where it stopped: each finished
-//! game is appended whole, a settings line first says what made them, and a run with the same
-//! settings plays only the games the file lacks.
+//! Self-play data kept in a file as it is made, so that a long generation (the line-pattern
+//! tables' tens of thousands of games, the policy's teacher data) resumes where it stopped:
+//! each finished game is appended whole, a settings line first says what made them, and a run
+//! with the same settings plays only the games the file lacks.
 //!
-//! The file: `# SETTINGS`, then each game's samples ([`Sample::to_line`]) followed by `end GAME`,
-//! games in the order they finished. A game cut off by an interruption (no `end` line) is cut
-//! off the file and played again. The samples come back in game order, the same as
-//! [`crate::generate`] returns them, so a resumed run fits the same model.
+//! The file: `# SETTINGS`, then each game's lines ([`SavedLine::to_line`]) followed by `end
+//! GAME`, games in the order they finished. A game cut off by an interruption (no `end` line)
+//! is cut off the file and played again. The lines come back in game order, so a resumed run
+//! returns what an uninterrupted one would (the tables' samples as [`crate::generate`] returns
+//! them, so a resumed run fits the same model).
 
 use std::collections::BTreeMap;
 use std::fs::OpenOptions;
@@ -19,17 +20,44 @@ use entropy_engine::eval::Evaluator;
 
 use crate::linear::{self_play_with, Sample, TrainConfig};
 
-/// The games already in a samples file made with `settings`, by game; a trailing game without
-/// its `end` line is cut off the file. An error if the file holds another run's games or a line
-/// that cannot be read.
-pub fn read_saved(path: &Path, settings: &str) -> Result<BTreeMap<usize, Vec<Sample>>, String> {
+/// One line of a game's data in a saved file.
+pub trait SavedLine: Sized + Send {
+    /// The game it belongs to.
+    fn game(&self) -> usize;
+    /// The line, without its newline.
+    fn to_line(&self) -> String;
+    /// Reads a line written by [`SavedLine::to_line`].
+    fn from_line(line: &str) -> Result<Self, String>;
+}
+
+impl SavedLine for Sample {
+    fn game(&self) -> usize {
+        self.game
+    }
+
+    fn to_line(&self) -> String {
+        Sample::to_line(self)
+    }
+
+    fn from_line(line: &str) -> Result<Self, String> {
+        Sample::from_line(line).map_err(|e| e.to_string())
+    }
+}
+
+/// The games already in a file made with `settings`, by game; a trailing game without its `end`
+/// line is cut off the file. An error if the file holds another run's games or a line that
+/// cannot be read.
+pub fn read_saved<T: SavedLine>(
+    path: &Path,
+    settings: &str,
+) -> Result<BTreeMap<usize, Vec<T>>, String> {
     let text = match std::fs::read_to_string(path) {
         Ok(text) => text,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(BTreeMap::new()),
         Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
     };
     let mut games = BTreeMap::new();
-    let mut pending: Vec<Sample> = Vec::new();
+    let mut pending: Vec<T> = Vec::new();
     // Bytes read so far, and up to the end of the last whole game.
     let (mut offset, mut whole) = (0, 0);
     for (n, line) in text.split_inclusive('\n').enumerate() {
@@ -55,13 +83,13 @@ pub fn read_saved(path: &Path, settings: &str) -> Result<BTreeMap<usize, Vec<Sam
                 let game: usize = game
                     .parse()
                     .map_err(|_| format!("{}: {content:?} is not `end GAME`", at()))?;
-                if pending.iter().any(|s| s.game != game) {
+                if pending.iter().any(|s| s.game() != game) {
                     return Err(format!("{}: samples of another game before it", at()));
                 }
                 games.insert(game, std::mem::take(&mut pending));
                 whole = offset;
             }
-            None => pending.push(Sample::from_line(content).map_err(|e| format!("{}: {e}", at()))?),
+            None => pending.push(T::from_line(content).map_err(|e| format!("{}: {e}", at()))?),
         }
     }
     if whole < text.len() {
@@ -86,9 +114,25 @@ pub fn generate_saved<E: Evaluator + Clone>(
     settings: &str,
     progress: &(dyn Fn() + Sync),
 ) -> Result<Vec<Sample>, String> {
-    let mut games = read_saved(path, settings)?;
-    games.retain(|&game, _| game < config.games);
-    for _ in 0..games.len() {
+    let play = |game| Ok(self_play_with(eval.clone(), config, game));
+    play_saved(path, settings, config.games, config.jobs, &play, progress)
+}
+
+/// Plays the games `0..games` the file at `path` lacks on `jobs` threads (`play(game)` gives a
+/// game's lines), appending each as it finishes (`progress` after each, and once for each game
+/// found), and returns every game's lines in game order. The first error of `play` or of
+/// writing stops the run (the games written stay).
+pub fn play_saved<T: SavedLine>(
+    path: &Path,
+    settings: &str,
+    games: usize,
+    jobs: usize,
+    play: &(dyn Fn(usize) -> Result<Vec<T>, String> + Sync),
+    progress: &(dyn Fn() + Sync),
+) -> Result<Vec<T>, String> {
+    let mut found = read_saved(path, settings)?;
+    found.retain(|&game, _| game < games);
+    for _ in 0..found.len() {
         progress();
     }
     let fresh = !path.exists() || std::fs::metadata(path).is_ok_and(|m| m.len() == 0);
@@ -101,15 +145,13 @@ pub fn generate_saved<E: Evaluator + Clone>(
         writeln!(file, "# {settings}")
             .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
-    let missing: Vec<usize> = (0..config.games)
-        .filter(|g| !games.contains_key(g))
-        .collect();
+    let missing: Vec<usize> = (0..games).filter(|g| !found.contains_key(g)).collect();
     let next = AtomicUsize::new(0);
     let file = Mutex::new(file);
     let played = Mutex::new(Vec::with_capacity(missing.len()));
     let error = Mutex::new(None);
     std::thread::scope(|scope| {
-        for _ in 0..config.jobs.max(1) {
+        for _ in 0..jobs.max(1) {
             scope.spawn(|| loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 let Some(&game) = missing.get(i) else { break };
@@ -120,8 +162,15 @@ pub fn generate_saved<E: Evaluator + Clone>(
                 {
                     break;
                 }
-                let samples = self_play_with(eval.clone(), config, game);
-                let mut text: String = samples.iter().map(|s| s.to_line() + "\n").collect();
+                let lines = match play(game) {
+                    Ok(lines) => lines,
+                    Err(e) => {
+                        *error.lock().expect("no panics while holding the lock") =
+                            Some(format!("game {game}: {e}"));
+                        break;
+                    }
+                };
+                let mut text: String = lines.iter().map(|s| s.to_line() + "\n").collect();
                 text.push_str(&format!("end {game}\n"));
                 let written = {
                     let mut file = file.lock().expect("no panics while holding the lock");
@@ -135,7 +184,7 @@ pub fn generate_saved<E: Evaluator + Clone>(
                 played
                     .lock()
                     .expect("no panics while holding the lock")
-                    .push((game, samples));
+                    .push((game, lines));
                 progress();
             });
         }
@@ -146,12 +195,12 @@ pub fn generate_saved<E: Evaluator + Clone>(
     {
         return Err(e);
     }
-    games.extend(
+    found.extend(
         played
             .into_inner()
             .expect("no panics while holding the lock"),
     );
-    Ok(games.into_values().flatten().collect())
+    Ok(found.into_values().flatten().collect())
 }
 
 #[cfg(test)]

@@ -15,6 +15,7 @@ pub mod records;
 pub mod results;
 pub mod score;
 pub mod serve;
+pub mod teacher_data;
 pub mod train;
 pub mod train_net;
 pub mod train_tables;
