@@ -8,8 +8,9 @@ train.device=cuda`` on a GPU).
 By default the untrained policy plays as ``search:depth=1`` does (``policy.eval_start``), holds
 its logits while the value learns (``warmup.critic_steps``) and trains against greedy and the
 one-move lookahead (``entropy.ini``'s [curriculum]); ``--config plan.ini`` is the plan's own
-run, from the random bot with its curriculum from random to greedy opponents. One policy for
-both roles. Every ``eval.interval`` seconds it plays ``eval.games`` games in each
+run, from the random bot with its curriculum from random to greedy opponents; ``--init
+POLICY.pt`` starts from a saved policy instead, such as the searcher distilled by
+``distill_policy``. One policy for both roles. Every ``eval.interval`` seconds it plays ``eval.games`` games in each
 role against greedy (the plan's benchmark: > 100 as Order, < 50 conceded as Chaos), prints a
 progress line, appends the learning curve to ``OUT/curve.csv`` (and redraws ``OUT/curve.png``),
 and saves ``OUT/checkpoint.pt`` (weights, optimizer, steps, curve), ``OUT/policy.pt`` and
@@ -303,7 +304,7 @@ def set_stage(vecenv: Any, opponents: List[str], seed: int, pool: Any) -> None:
 def cpu_copy(policy: Any) -> Any:
     """The policy's copy on the CPU, in evaluation mode (what the pool plays and ONNX holds,
     wherever the training runs)."""
-    from hyle_entropy.ppo_policy import EntropyPolicy
+    from hyle_entropy.ppo_policy import EntropyPolicy, load_policy
 
     copy = EntropyPolicy(**policy.config())
     copy.load_state_dict(policy.state_dict())
@@ -365,6 +366,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--set", action="append", default=[], metavar="SECTION.KEY=VALUE", help="override one config value (repeatable), e.g. --set train.learning_rate=0.001")
     parser.add_argument("--fresh", action="store_true", help="start over even where OUT holds a checkpoint")
     parser.add_argument("--threads", type=int, default=2, help="torch threads (default 2: the machine's cores)")
+    parser.add_argument("--init", type=Path, metavar="POLICY.pt", help="start a new run from this policy (its own config and weights, e.g. distill_policy's policy.pt) instead of the config's untrained one; a run that resumes from its checkpoint ignores it")
     args = parser.parse_args(argv)
 
     try:
@@ -374,7 +376,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         print(f"train_ppo: {e}; install the training extra: pip install \"hyle-entropy[puffer]\"", file=sys.stderr)
         return 2
 
-    from hyle_entropy.ppo_policy import EntropyPolicy
+    from hyle_entropy.ppo_policy import EntropyPolicy, load_policy
 
     # PuffeRL enters CPU autocast with float32, which torch declines with a warning each time.
     warnings.filterwarnings("ignore", message="In CPU autocast")
@@ -391,7 +393,13 @@ def main(argv: Optional[List[str]] = None) -> int:
     install_sampler()
     keep_freed_memory()
     run = Run(args.out)
-    policy = EntropyPolicy(**policy_settings(config))
+    if args.init is not None:
+        if not args.init.exists():
+            print(f"train_ppo: --init {args.init}: no such file", file=sys.stderr)
+            return 2
+        policy = load_policy(str(args.init)).train()
+    else:
+        policy = EntropyPolicy(**policy_settings(config))
     warmup = critic_steps(config)
     resumed = None
     if run.checkpoint.exists() and not args.fresh:

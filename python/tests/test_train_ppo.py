@@ -195,6 +195,25 @@ def test_the_critics_warm_up_holds_the_policy(tmp_path):
     assert torch.equal(trained.eval_weights, torch.tensor([-2.0, 2.0]))
 
 
+def test_init_starts_from_a_saved_policy_with_its_own_config(tmp_path):
+    # A distilled policy (here one with other weights and another width than the config's)
+    # is where the run starts; a missing file is refused.
+    start = EntropyPolicy(channels=4, blocks=1, hidden=4, evals=1, eval_start=2)
+    with torch.no_grad():
+        start.eval_weights.copy_(torch.tensor([1.5, 2.5]))
+    torch.save({"config": start.config(), "weights": start.state_dict()}, tmp_path / "start.pt")
+    greedy = ["curriculum.0.0=greedy greedy", "curriculum.0.03=greedy greedy", "curriculum.0.1=greedy greedy"]
+    hold = ["warmup.critic_steps=100000", "train.total_timesteps=4096", "eval.games=4"]
+    out = tmp_path / "run"
+    args = small_run(out, hold + greedy) + ["--init", str(tmp_path / "start.pt")]
+    assert train_ppo.main(args) == 0
+    trained = load_policy(str(out / "policy.pt"))
+    assert trained.config() == start.config()
+    # Held through the warm-up: still the saved policy's weights on the evaluation.
+    assert torch.equal(trained.eval_weights, torch.tensor([1.5, 2.5]))
+    assert train_ppo.main(small_run(tmp_path / "other", hold + greedy) + ["--init", str(tmp_path / "none.pt")]) == 2
+
+
 def test_the_default_starts_from_the_lookahead_and_plan_ini_from_the_random_bot():
     default = train_ppo.load_config(train_ppo.CONFIG, [])
     assert default["policy"]["eval_start"] == 2 and default["warmup"]["critic_steps"] == 1_000_000
