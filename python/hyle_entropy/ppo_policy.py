@@ -347,6 +347,22 @@ def _export(policy: EntropyPolicy, example: torch.Tensor, path: str) -> None:
     )
 
 
+def export_weights(policy: EntropyPolicy, path: str, provenance: str = "") -> None:
+    """Writes the policy for the Rust bot's own forward pass (``learned/policy_net.rs``, no
+    tract): a text header (``entropy policy network 1``, the config, ``#`` provenance lines, a
+    ``tensor NAME DIM...`` line per parameter in state-dict order, ``data``), then each tensor
+    as little-endian float32."""
+    state = policy.state_dict()
+    lines = ["entropy policy network 1", "config " + " ".join(f"{key} {int(value)}" for key, value in policy.config().items())]
+    lines += [f"# {line}" for line in provenance.splitlines()]
+    lines += [f"tensor {name} " + " ".join(str(d) for d in tensor.shape) for name, tensor in state.items()]
+    lines.append("data")
+    with open(path, "wb") as f:
+        f.write(("\n".join(lines) + "\n").encode())
+        for tensor in state.values():
+            f.write(tensor.detach().float().contiguous().numpy().astype("<f4").tobytes())
+
+
 def load_policy(path: str) -> EntropyPolicy:
     """A policy saved by ``train_ppo`` (its ``policy.pt``: config and weights)."""
     saved = torch.load(path, map_location="cpu", weights_only=True)
@@ -397,13 +413,17 @@ def main(argv: Optional[list] = None) -> int:
 
     parser = argparse.ArgumentParser(
         prog="python -m hyle_entropy.ppo_policy",
-        description="Exports a policy saved by train_ppo (policy.pt) as ONNX for the Rust bot `ppo`, and writes the same-move golden file.",
+        description="Exports a policy saved by train_ppo (policy.pt) as ONNX for the Rust bot `ppo` or as weights for the Rust forward pass, and writes the same-move golden file.",
     )
     parser.add_argument("policy", help="policy.pt written by train_ppo")
     parser.add_argument("--onnx", help="write the ONNX model here (e.g. crates/entropy-engine/weights/ppo7.onnx)")
     parser.add_argument("--golden", help="write the same-move golden file here (e.g. crates/entropy-engine/weights/ppo7-golden.txt)")
+    parser.add_argument("--weights", help="write the weights for the Rust bot's own forward pass here (learned/policy_net.rs)")
     args = parser.parse_args(argv)
     policy = load_policy(args.policy)
+    if args.weights:
+        export_weights(policy, args.weights, provenance=f"made by: python -m hyle_entropy.ppo_policy {args.policy} --weights")
+        print(f"wrote {args.weights}")
     if args.onnx:
         export_onnx(policy, args.onnx)
         print(f"wrote {args.onnx}")

@@ -10,6 +10,8 @@
 //!   policy was trained on (`entropy-env` re-exports them).
 //! - [`planes`]: the networks' inputs (the whole board as numbers, the policy planes), which the
 //!   Python trainers read through the bindings, so both sides see the same numbers.
+//! - [`policy_net`]: the PPO policy network (`ppo_policy.EntropyPolicy`) in plain Rust, from
+//!   weights exported by `python -m hyle_entropy.ppo_policy --weights`, no tract.
 //! - `networks` (feature `onnx`): the ONNX networks run by tract, `wnet7.onnx`, `pnet7-*.onnx`.
 //! - `ppo` (feature `onnx`): the PPO policy (`ppo7.onnx`, trained by
 //!   `python -m hyle_entropy.train_ppo`) and its agent `PpoBot`.
@@ -34,6 +36,7 @@ pub mod networks;
 pub mod ntuple;
 pub mod observation;
 pub mod planes;
+pub mod policy_net;
 #[cfg(feature = "onnx")]
 pub mod ppo;
 

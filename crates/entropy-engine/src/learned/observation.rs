@@ -322,6 +322,21 @@ pub fn write_compact(position: &Position, out: &mut [u8]) {
     for_each_tail_number(position, |i, value, _| out[c + i] = value);
 }
 
+/// A float observation of this kind with the legal-action mask appended as 0/1: what a policy
+/// trained with `mask_in_observation` reads.
+pub fn observation_with_mask(position: &Position, kind: ObservationKind) -> Vec<f32> {
+    let size = position.size();
+    let width = observation_size(size, kind);
+    let mut mask = vec![false; action_count(size)];
+    write_mask(position, &mut mask);
+    let mut out = vec![0f32; width + mask.len()];
+    write_observation(position, kind, &mut out[..width]);
+    for (value, legal) in out[width..].iter_mut().zip(&mask) {
+        *value = f32::from(u8::from(*legal));
+    }
+    out
+}
+
 /// Writes the legal-action mask (all false when no player is to move).
 pub fn write_mask(position: &Position, mask: &mut [bool]) {
     let size = position.size();

@@ -14,7 +14,7 @@ use tract_onnx::prelude::*;
 
 use super::actions::{action_count, move_of};
 use super::networks::{load_plan, Plan};
-use super::observation::{observation_size, write_mask, write_observation, ObservationKind};
+use super::observation::{observation_size, observation_with_mask, ObservationKind};
 use crate::eval::{best_afterstate, Evaluator, LinearEval};
 use crate::playout::random_move;
 use crate::{Bot, Budget};
@@ -89,16 +89,7 @@ impl PpoNet {
     /// The observation the policy reads (the planes, the gains, the lines or the evals), then
     /// the mask as 0/1.
     pub fn observation(&self, position: &Position) -> Vec<f32> {
-        let size = position.size();
-        let planes = observation_size(size, self.kind);
-        let mut mask = vec![false; action_count(size)];
-        write_mask(position, &mut mask);
-        let mut out = vec![0f32; planes + mask.len()];
-        write_observation(position, self.kind, &mut out[..planes]);
-        for (value, legal) in out[planes..].iter_mut().zip(&mask) {
-            *value = f32::from(u8::from(*legal));
-        }
-        out
+        observation_with_mask(position, self.kind)
     }
 
     /// The logit of every action (illegal ones at -1e9) in a 7x7 position.
