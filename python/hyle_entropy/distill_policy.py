@@ -115,7 +115,6 @@ class Observer:
 
         self.env = EntropyVecEnv(num_envs=batch, observation=observation, mask_in_observation=True, autoreset=False)
         self.env.reset()
-        self.batch = batch
 
     def __call__(self, positions: Sequence[str]) -> Tuple[torch.Tensor, np.ndarray, np.ndarray]:
         """The observations of up to ``batch`` positions, Order's score now in each, and whether

@@ -237,13 +237,7 @@ mod tests {
     use entropy_engine::eval::LinearEval;
 
     fn deal(seed: u64) -> Vec<Colour> {
-        let mut chips: Vec<Colour> = Colour::ALL
-            .iter()
-            .flat_map(|&c| std::iter::repeat_n(c, 7))
-            .collect();
-        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-        rand::seq::SliceRandom::shuffle(&mut chips[..], &mut rng);
-        chips
+        entropy_arena::deal::shuffled_bag(Size::SEVEN, seed)
     }
 
     fn config() -> TeacherConfig {

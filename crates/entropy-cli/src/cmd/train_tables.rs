@@ -222,8 +222,7 @@ fn fit_generation(
     };
     let mut history = String::new();
     let mut write_error = None;
-    let mut kept = None;
-    fit_tables(weights, &samples, &tables, |report, best| {
+    let best = fit_tables(weights, &samples, &tables, |report, best| {
         let line = report.line();
         println!("{line}");
         history.push_str(&line);
@@ -231,14 +230,14 @@ fn fit_generation(
         if report.best && write_error.is_none() {
             let mut model = best.clone();
             model.set_provenance(&format!("made by: {command}\n{history}"));
-            match super::write_atomically(out, &model.to_bytes()) {
-                Ok(()) => kept = Some(model),
-                Err(e) => write_error = Some(e),
+            if let Err(e) = super::write_atomically(out, &model.to_bytes()) {
+                write_error = Some(e);
             }
         }
     });
     if let Some(e) = write_error {
         return Err(e);
     }
-    kept.ok_or_else(|| anyhow::anyhow!("no pass of the fit improved on the start"))
+    // The model written to `out` (its provenance aside): the next generation's leaves.
+    Ok(best)
 }

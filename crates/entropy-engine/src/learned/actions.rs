@@ -57,28 +57,40 @@ pub fn action_of(size: Size, mv: Move) -> Option<usize> {
     }
 }
 
+/// The cells a slide action moves a chip from and to (`None` for an action that is not a
+/// slide): slide target `j` of a cell is the j-th other cell of its row left to right, then of
+/// its column top to bottom.
+pub fn slide_cells(size: Size, action: usize) -> Option<(Cell, Cell)> {
+    let (n, c) = (size.side(), size.cells());
+    if !(c..pass_action(size)).contains(&action) {
+        return None;
+    }
+    let per_cell = 2 * (n - 1);
+    let from = grid_cell(size, (action - c) / per_cell);
+    let target = (action - c) % per_cell;
+    let to = if target < n - 1 {
+        let column = target + usize::from(target >= from.column());
+        Cell::new(from.row(), column)
+    } else {
+        let row = target - (n - 1);
+        Cell::new(row + usize::from(row >= from.row()), from.column())
+    }?;
+    Some((from, to))
+}
+
 /// The move an action stands for in this position, if it is one of the current player's kind
 /// (placement for Chaos, slide or pass for Order); legality is checked by the caller.
 pub fn move_of(position: &Position, action: usize) -> Option<Move> {
     let size = position.size();
-    let (n, c) = (size.side(), size.cells());
+    let c = size.cells();
     match position.phase() {
         Phase::Place(colour) if action < c => Some(Move::Place {
             colour,
             cell: grid_cell(size, action),
         }),
         Phase::Slide if action == pass_action(size) => Some(Move::Pass),
-        Phase::Slide if (c..pass_action(size)).contains(&action) => {
-            let per_cell = 2 * (n - 1);
-            let from = grid_cell(size, (action - c) / per_cell);
-            let target = (action - c) % per_cell;
-            let to = if target < n - 1 {
-                let column = target + usize::from(target >= from.column());
-                Cell::new(from.row(), column)
-            } else {
-                let row = target - (n - 1);
-                Cell::new(row + usize::from(row >= from.row()), from.column())
-            }?;
+        Phase::Slide => {
+            let (from, to) = slide_cells(size, action)?;
             Some(Move::Slide { from, to })
         }
         _ => None,

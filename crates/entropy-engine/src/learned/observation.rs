@@ -29,7 +29,7 @@
 
 use entropy_core::{line, Phase, Position, Size};
 
-use super::actions::{action_count, action_of, pass_action};
+use super::actions::{action_count, action_of, pass_action, slide_cells};
 use super::ntuple::line_patterns;
 use crate::eval::{
     for_each_touching_slide, replies_to_placements, BoardMemo, Evaluator, LinearEval,
@@ -195,23 +195,16 @@ pub fn write_gains(position: &Position, out: &mut [f32]) {
 /// nothing); a slide along row r from column a to b the row, column a and column b; a slide along
 /// column c from row a to b the column, row a and row b. `None` for the pass.
 pub fn changed_lines(size: Size, action: usize) -> Option<[usize; 3]> {
-    let (n, c) = (size.side(), size.cells());
-    let per_cell = 2 * (n - 1);
-    if action < c {
+    let n = size.side();
+    if action < size.cells() {
         let (row, column) = (action / n, action % n);
         return Some([row, n + column, row]);
     }
-    if action >= pass_action(size) {
-        return None;
-    }
-    let (from, target) = ((action - c) / per_cell, (action - c) % per_cell);
-    let (row, column) = (from / n, from % n);
-    Some(if target < n - 1 {
-        let to = target + usize::from(target >= column);
-        [row, n + column, n + to]
+    let (from, to) = slide_cells(size, action)?;
+    Some(if from.row() == to.row() {
+        [from.row(), n + from.column(), n + to.column()]
     } else {
-        let to = target - (n - 1) + usize::from(target - (n - 1) >= row);
-        [n + column, row, to]
+        [n + from.column(), from.row(), to.row()]
     })
 }
 

@@ -13,6 +13,7 @@ use std::collections::HashMap;
 
 use entropy_core::{Position, Size};
 
+use super::actions::{env_cell, slide_cells};
 use super::observation::{changed_lines, observation_size, observation_with_mask, ObservationKind};
 
 const SIZE: usize = 7;
@@ -317,7 +318,8 @@ impl PolicyNet {
             logits[cell] = heads[cell * stride];
         }
         for (slide, logit) in logits[CELLS..ACTIONS - 1].iter_mut().enumerate() {
-            let (origin, destination) = slide_cells(slide);
+            let (from, to) = slide_cells(Size::SEVEN, CELLS + slide).expect("a slide action");
+            let (origin, destination) = (env_cell(Size::SEVEN, from), env_cell(Size::SEVEN, to));
             let moving = board.number[origin].max(1.0) as usize - 1;
             *logit = heads[destination * stride + 1 + moving]
                 + heads[origin * stride + 1 + COLOURS + moving];
@@ -473,20 +475,6 @@ fn partners(cell: usize) -> [Option<usize>; PARTNERS] {
     out
 }
 
-/// A slide action's origin and destination (slide `j` of a cell: the j-th other cell of its row
-/// left to right, then of its column top to bottom).
-fn slide_cells(slide: usize) -> (usize, usize) {
-    let (origin, target) = (slide / TARGETS, slide % TARGETS);
-    let (row, column) = (origin / SIZE, origin % SIZE);
-    let destination = if target < SIZE - 1 {
-        row * SIZE + target + usize::from(target >= column)
-    } else {
-        let r = target - (SIZE - 1);
-        (r + usize::from(r >= row)) * SIZE + column
-    };
-    (origin, destination)
-}
-
 /// The header's text and the data after its `data` line.
 fn split_header(bytes: &[u8]) -> Result<(&str, &[u8]), String> {
     let marker = b"\ndata\n";
@@ -574,32 +562,6 @@ impl Tensors {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn slide_cells_follow_the_action_layout() {
-        use super::super::actions::move_of;
-        use entropy_core::{Cell, Colour, Move};
-        // A full row and column around the centre: every slide's cells as the actions say.
-        let mut position = Position::new(Size::SEVEN);
-        position.play_unchecked(Move::Draw(Colour::ALL[0]));
-        position.play_unchecked(Move::Place {
-            cell: Cell::new(3, 3).unwrap(),
-            colour: Colour::ALL[0],
-        });
-        let centre = 3 * SIZE + 3;
-        for target in 0..TARGETS {
-            let slide = centre * TARGETS + target;
-            let (origin, destination) = slide_cells(slide);
-            assert_eq!(origin, centre);
-            match move_of(&position, CELLS + slide) {
-                Some(Move::Slide { from, to }) => {
-                    assert_eq!(from.row() * SIZE + from.column(), origin);
-                    assert_eq!(to.row() * SIZE + to.column(), destination);
-                }
-                other => panic!("slide {slide}: {other:?}"),
-            }
-        }
-    }
 
     #[test]
     fn bad_files_are_errors_naming_what_is_wrong() {
