@@ -19,7 +19,7 @@ agreement with the searcher's best move, the policy loss and the value's error i
 printed and written to ``OUT/curve.csv``. The policy of the pass with the best held-out
 agreement (the share of decisions where the policy's choice is one of the searcher's moves
 within 0.1 points of its best) is saved as ``OUT/policy.pt`` (``train_ppo``'s format: its config and weights) and
-``OUT/ppo.onnx`` (the Rust bot plays it as ``ppo:model=OUT/ppo.onnx``).
+``OUT/policy.bin`` (the Rust bot plays it as ``policy:model=OUT/policy.bin``).
 
     entropy teacher-data --games 3000 --out runs/teacher.txt
     python -m hyle_entropy.distill_policy --data runs/teacher.txt --out runs/distill
@@ -30,6 +30,7 @@ from __future__ import annotations
 import argparse
 import csv
 import math
+import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -39,7 +40,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from hyle_entropy.ppo_policy import ACTIONS, EntropyPolicy, export_onnx, observation_name
+from hyle_entropy.ppo_policy import ACTIONS, EntropyPolicy, export_weights, observation_name
 
 # The value is the score still to come over this (train_ppo's rewards: shaping 0.5 over 25).
 VALUE_SCALE = 50.0
@@ -56,6 +57,7 @@ class TeacherData:
     positions: List[str]  # position texts
     actions: List[np.ndarray]  # the best moves' actions, best first
     values: List[np.ndarray]  # Order's expected final score after each
+    settings: str = ""  # the file's settings line (the teacher-data command's options)
 
     def __len__(self) -> int:
         return len(self.positions)
@@ -66,12 +68,14 @@ def read_teacher(path: Path) -> TeacherData:
     last game without its ``end`` line (an interrupted run) is left out."""
     games, finals, positions, actions, values = [], [], [], [], []
     pending: list = []
+    settings = ""
     with open(path) as f:
         for number, line in enumerate(f, 1):
             line = line.rstrip("\n")
             if number == 1:
                 if not line.startswith("# entropy teacher-data"):
                     raise ValueError(f"{path}: not a teacher-data file (its first line is {line[:60]!r})")
+                settings = line.lstrip("# ")
                 continue
             if line.startswith("end "):
                 for entry in pending:
@@ -93,7 +97,7 @@ def read_teacher(path: Path) -> TeacherData:
             except ValueError as error:
                 raise ValueError(f"{path} line {number}: not a teacher decision ({error}): {line[:80]!r}") from None
             pending.append(entry)
-    return TeacherData(np.array(games), np.array(finals, dtype=np.float32), positions, actions, values)
+    return TeacherData(np.array(games), np.array(finals, dtype=np.float32), positions, actions, values, settings)
 
 
 def soft_targets(data: TeacherData, index: Sequence[int], temperature: float) -> torch.Tensor:
@@ -107,25 +111,35 @@ def soft_targets(data: TeacherData, index: Sequence[int], temperature: float) ->
     return target
 
 
-class Observer:
-    """Observations of positions, computed by the learning environment (``set_state``)."""
+class Observations:
+    """Every decision's observation (the learning environment's, through ``set_state``),
+    Order's score then and whether Order was to move, computed once before training: the
+    evaluations in the observation cost more than the network's pass over them."""
 
-    def __init__(self, batch: int, observation: str):
+    def __init__(self, data: TeacherData, observation: str, batch: int = 256):
         from hyle_entropy.vector import EntropyVecEnv
 
-        self.env = EntropyVecEnv(num_envs=batch, observation=observation, mask_in_observation=True, autoreset=False)
-        self.env.reset()
+        env = EntropyVecEnv(num_envs=batch, observation=observation, mask_in_observation=True, autoreset=False)
+        env.reset()
+        n = len(data)
+        self.observations = np.zeros((n, env.observations.shape[1]), dtype=np.float32)
+        self.scores = np.zeros(n, dtype=np.float32)
+        self.order = np.zeros(n, dtype=bool)
+        started = time.time()
+        for start in range(0, n, batch):
+            rows = range(start, min(start + batch, n))
+            for slot, i in enumerate(rows):
+                env.set_state(slot, data.positions[i])
+                self.scores[i] = env.native.score(slot)
+                self.order[i] = data.positions[i].endswith(" slide")
+            self.observations[rows.start : rows.stop] = env.observations[: len(rows)]
+            if (start // batch) % 100 == 0 or rows.stop == n:
+                print(f"observations: {rows.stop}/{n} ({time.time() - started:.0f} s)", flush=True)
 
-    def __call__(self, positions: Sequence[str]) -> Tuple[torch.Tensor, np.ndarray, np.ndarray]:
-        """The observations of up to ``batch`` positions, Order's score now in each, and whether
-        Order is to move."""
-        scores = np.zeros(len(positions), dtype=np.float32)
-        order = np.zeros(len(positions), dtype=bool)
-        for i, position in enumerate(positions):
-            self.env.set_state(i, position)
-            scores[i] = self.env.native.score(i)
-            order[i] = position.endswith(" slide")
-        return torch.from_numpy(self.env.observations[: len(positions)].copy()), scores, order
+    def __call__(self, rows: np.ndarray) -> Tuple[torch.Tensor, np.ndarray, np.ndarray]:
+        """The observations of decisions ``rows``, Order's score in each, and whether Order is
+        to move."""
+        return torch.from_numpy(self.observations[rows]), self.scores[rows], self.order[rows]
 
 
 def value_targets(data: TeacherData, index: Sequence[int], scores: np.ndarray, order: np.ndarray, mix: float) -> torch.Tensor:
@@ -149,7 +163,7 @@ def run_pass(
     policy: EntropyPolicy,
     data: TeacherData,
     index: np.ndarray,
-    observer: Observer,
+    observer: Observations,
     args: argparse.Namespace,
     optimizer: Optional[torch.optim.Optimizer] = None,
 ) -> Tuple[float, float, float]:
@@ -159,7 +173,7 @@ def run_pass(
     total_loss = agree = squared = 0.0
     for start in range(0, len(index), args.batch):
         rows = index[start : start + args.batch]
-        observations, scores, order = observer([data.positions[i] for i in rows])
+        observations, scores, order = observer(rows)
         target = soft_targets(data, rows, args.temperature)
         value_target = value_targets(data, rows, scores, order, args.mix)
         with torch.set_grad_enabled(optimizer is not None):
@@ -185,7 +199,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--data", type=Path, required=True, help="a file written by `entropy teacher-data`")
-    parser.add_argument("--out", type=Path, default=Path("runs/distill"), help="directory of policy.pt, ppo.onnx and curve.csv (default runs/distill)")
+    parser.add_argument("--out", type=Path, default=Path("runs/distill"), help="directory of policy.pt, policy.bin and curve.csv (default runs/distill)")
     parser.add_argument("--epochs", type=int, default=10, help="passes over the training decisions (default 10)")
     parser.add_argument("--batch", type=int, default=256, help="decisions per step (default 256)")
     parser.add_argument("--rate", type=float, default=1e-3, help="Adam's learning rate (default 0.001)")
@@ -195,7 +209,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--channels", type=int, default=16, help="the policy's width (default 16, as entropy.ini's)")
     parser.add_argument("--blocks", type=int, default=2, help="the policy's line-mixing layers (default 2)")
     parser.add_argument("--hidden", type=int, default=64, help="the value head's width (default 64)")
-    parser.add_argument("--eval-start", type=int, default=2, help="logits per point of the engine's evaluation the policy starts from (default 2: the one-move lookahead)")
+    parser.add_argument("--observation", choices=("values", "evals"), default="values", help="each action's change of what the policy starts from: values (the learned agent net's, default) or evals (the linear evaluation's)")
+    parser.add_argument("--eval-start", type=int, default=2, help="logits per point of those changes the policy starts from (default 2: the one-move lookahead over them)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the initial weights and the passes' order (default 1)")
     parser.add_argument("--threads", type=int, default=2, help="torch threads (default 2)")
     args = parser.parse_args(argv)
@@ -213,8 +228,9 @@ def main(argv: Optional[List[str]] = None) -> int:
     train_index, test_index = np.flatnonzero(~held), np.flatnonzero(held)
     if len(train_index) == 0 or len(test_index) == 0:
         parser.error(f"{args.data}: too few games to hold one in ten out (games numbered 0 are held out)")
-    policy = EntropyPolicy(channels=args.channels, blocks=args.blocks, hidden=args.hidden, evals=1, eval_start=args.eval_start)
-    observer = Observer(args.batch, observation_name(False, False, True))
+    evals = {"evals": 1, "values": 2}[args.observation]
+    policy = EntropyPolicy(channels=args.channels, blocks=args.blocks, hidden=args.hidden, evals=evals, eval_start=args.eval_start)
+    observer = Observations(data, observation_name(False, False, evals))
     optimizer = torch.optim.Adam(policy.parameters(), lr=args.rate)
     args.out.mkdir(parents=True, exist_ok=True)
     rng = np.random.default_rng(args.seed)
@@ -233,12 +249,13 @@ def main(argv: Optional[List[str]] = None) -> int:
         if kept:
             best = agreement
             torch.save({"config": policy.config(), "weights": policy.state_dict()}, args.out / "policy.pt")
-            export_onnx(policy, str(args.out / "ppo.onnx"))
+            provenance = f"made by: python -m hyle_entropy.distill_policy {' '.join(argv if argv is not None else sys.argv[1:])}\nteacher data: {data.settings}\nepoch {epoch}: held-out agreement with the searcher {agreement:.3f}, value error {value_error:.2f} points"
+            export_weights(policy, str(args.out / "policy.bin"), provenance)
         with open(args.out / "curve.csv", "w", newline="") as f:
             writer = csv.DictWriter(f, fieldnames=list(rows[0]))
             writer.writeheader()
             writer.writerows(rows)
-    print(f"wrote {args.out / 'policy.pt'} and {args.out / 'ppo.onnx'} (held-out agreement {best:.3f}); play it as ppo:model={args.out / 'ppo.onnx'}")
+    print(f"wrote {args.out / 'policy.pt'} and {args.out / 'policy.bin'} (held-out agreement {best:.3f}); play it as policy:model={args.out / 'policy.bin'}")
     return 0
 
 

@@ -58,8 +58,8 @@ def test_teacher_lines_read_back_and_give_soft_and_value_targets(tmp_path):
     assert np.allclose(weights, np.exp(-np.arange(len(weights))) / np.exp(-np.arange(len(weights))).sum(), atol=1e-6)
     hard = distill_policy.soft_targets(data, [0], temperature=0.0)
     assert float(hard[0, data.actions[0][0]]) == 1.0
-    observer = distill_policy.Observer(4, "evals")
-    obs, scores, order = observer([data.positions[i] for i in range(3)])
+    observer = distill_policy.Observations(data, "evals", batch=4)
+    obs, scores, order = observer(np.arange(3))
     assert obs.shape[0] == 3 and scores.shape == (3,)
     values = distill_policy.value_targets(data, [0, 1, 2], scores, order, mix=0.0)
     expected = (np.array([data.values[i][0] for i in range(3)]) - scores) / distill_policy.VALUE_SCALE
@@ -75,7 +75,7 @@ def test_a_short_distillation_learns_the_teachers_choice_and_writes_its_files(tm
     teacher_file(data_path, games=20)
     out = tmp_path / "distill"
     args = ["--data", str(data_path), "--out", str(out), "--epochs", "4", "--batch", "64"]
-    args += ["--channels", "8", "--hidden", "8", "--rate", "0.01", "--threads", "1"]
+    args += ["--channels", "8", "--hidden", "8", "--rate", "0.01", "--threads", "1", "--observation", "evals"]
     assert distill_policy.main(args) == 0
     printed = capsys.readouterr().out
     before = float(printed.split("before training: agreement ")[1].split(",")[0])
@@ -85,6 +85,6 @@ def test_a_short_distillation_learns_the_teachers_choice_and_writes_its_files(tm
     assert best > before + 0.2, printed
     policy = load_policy(str(out / "policy.pt"))
     assert policy.config()["evals"] == 1
-    assert (out / "ppo.onnx").stat().st_size > 0
+    assert (out / "policy.bin").read_bytes().startswith(b"entropy policy network 1\n")
     with pytest.raises(SystemExit):
         distill_policy.main(["--data", str(data_path), "--epochs", "0"])

@@ -43,3 +43,74 @@ fn the_rust_forward_pass_gives_pytorchs_moves_logits_and_values() {
     }
     assert!(positions > 100, "{positions} positions");
 }
+
+/// The bot `policy` over the golden file's network plays, in every golden position, the move
+/// of PyTorch's action, and whole 7x7 games in both roles with legal moves only.
+#[test]
+fn the_policy_bot_plays_pytorchs_move() {
+    use entropy_core::{Phase, Position, Role, Size};
+    use entropy_engine::bots::random_move;
+    use entropy_engine::learned::actions::move_of;
+    use entropy_engine::learned::policy_move;
+    use entropy_engine::{make_bot, Budget};
+    use rand::SeedableRng;
+
+    let net = PolicyNet::from_bytes(include_bytes!("data/policy-net.bin")).unwrap();
+    for line in include_str!("data/policy-net-golden.txt").lines() {
+        let mut fields = line.split('\t');
+        let position = parse_position(fields.next().unwrap()).unwrap();
+        let action: usize = fields.next().unwrap().parse().unwrap();
+        assert_eq!(
+            policy_move(&net, &position),
+            move_of(&position, action),
+            "{line}"
+        );
+    }
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/policy-net.bin");
+    let mut bot = make_bot(&format!("policy:model={path}"), 1).unwrap();
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(2);
+    for role in [Role::Order, Role::Chaos] {
+        let mut position = Position::new(Size::SEVEN);
+        bot.new_game(Size::SEVEN, role);
+        while !position.is_over() {
+            let mv = match position.phase() {
+                Phase::Draw => random_move(&position, &mut rng),
+                _ if position.to_move() == Some(role) => bot.choose(&position, Budget::UNLIMITED),
+                _ => random_move(&position, &mut rng),
+            };
+            position.play(mv).unwrap_or_else(|e| panic!("{mv}: {e}"));
+        }
+    }
+}
+
+/// The shipped network (`weights/policy7.bin`) picks PyTorch's action with PyTorch's logit in
+/// every position of `weights/policy7-golden.txt` (written by `python -m
+/// hyle_entropy.ppo_policy runs/distill/policy.pt --golden FILE` from the same policy).
+#[test]
+fn the_shipped_policy_plays_pytorchs_moves() {
+    let net = PolicyNet::shipped();
+    assert!(net
+        .provenance()
+        .contains("made by: python -m hyle_entropy.distill_policy"));
+    let mut positions = 0;
+    for line in include_str!("../weights/policy7-golden.txt").lines() {
+        let [position, action, logit] = line.split('\t').collect::<Vec<_>>()[..] else {
+            panic!("a golden line of three fields: {line:?}");
+        };
+        let out = net.evaluate(&parse_position(position).unwrap()).unwrap();
+        let (best, best_logit) = out
+            .logits
+            .iter()
+            .enumerate()
+            .max_by(|a, b| a.1.total_cmp(b.1))
+            .unwrap();
+        let expected: f32 = logit.parse().unwrap();
+        assert_eq!(best.to_string(), action, "{line}");
+        assert!(
+            (best_logit - expected).abs() <= 1e-3 * (1.0 + expected.abs()),
+            "{line}"
+        );
+        positions += 1;
+    }
+    assert!(positions > 100, "{positions} positions");
+}

@@ -36,7 +36,8 @@ impl Owned {
                 ObservationKind::Planes
                 | ObservationKind::Gains
                 | ObservationKind::Lines
-                | ObservationKind::Evals => Observations::F32(&mut self.observations),
+                | ObservationKind::Evals
+                | ObservationKind::Values => Observations::F32(&mut self.observations),
                 ObservationKind::Compact => Observations::U8(&mut self.bytes),
             },
             masks: &mut self.masks,

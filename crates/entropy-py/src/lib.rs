@@ -121,7 +121,8 @@ impl PyVecEnv {
             ObservationKind::Planes
             | ObservationKind::Gains
             | ObservationKind::Lines
-            | ObservationKind::Evals => {
+            | ObservationKind::Evals
+            | ObservationKind::Values => {
                 let array = observations
                     .cast::<PyArray2<f32>>()
                     .map_err(|_| value_error("observations must be a float32 2-D array"))?;
@@ -221,7 +222,8 @@ impl PyVecEnv {
             ObservationKind::Planes
             | ObservationKind::Gains
             | ObservationKind::Lines
-            | ObservationKind::Evals => "float32",
+            | ObservationKind::Evals
+            | ObservationKind::Values => "float32",
             ObservationKind::Compact => "uint8",
         }
     }

@@ -10,7 +10,7 @@ pub(crate) mod search;
 use std::fmt;
 
 pub use crate::eval::best_afterstate;
-pub use crate::learned::NetBot;
+pub use crate::learned::{NetBot, PolicyBot};
 #[cfg(feature = "onnx")]
 pub use crate::learned::{PnetBot, WnetBot};
 pub use crate::playout::random_move;
@@ -81,6 +81,13 @@ macro_rules! bot_list {
                       train-net), no search; Order over its own (trained by TD against a \
                       one-move Chaos), over one trained against greedy once Chaos reads as \
                       greedy; `net:model=FILE[,order=FILE,against_greedy=FILE]` for others",
+    },
+    BotInfo {
+        name: "policy",
+        description: "one network for both roles, taught by the searcher (entropy \
+                      teacher-data, python -m hyle_entropy.distill_policy): one forward pass \
+                      a decision, no search; `policy:model=FILE` for other weights \
+                      (python -m hyle_entropy.ppo_policy POLICY.pt --weights FILE)",
     },
     $($extra,)*
     BotInfo {
@@ -183,11 +190,11 @@ pub fn make_bot(name: &str, seed: u64) -> Result<Box<dyn Bot>, UnknownBot> {
     let (base, options) = name.split_once(':').unwrap_or((name, ""));
     if !options.is_empty()
         && !base.starts_with("search")
-        && !matches!(base, "net" | "expecti")
+        && !matches!(base, "net" | "expecti" | "policy")
         && !NETWORK_BOTS.contains(&base)
     {
         return Err(UnknownBot(format!(
-            "{name} (only search, expecti and the network bots take options)"
+            "{name} (only search, expecti, net, policy and the network bots take options)"
         )));
     }
     match base {
@@ -207,6 +214,7 @@ pub fn make_bot(name: &str, seed: u64) -> Result<Box<dyn Bot>, UnknownBot> {
         ))),
         "expecti" => expecti_bot(name, options),
         "net" => learned::net_bot(name, options, seed).map_err(UnknownBot),
+        "policy" => learned::policy_bot(name, options, seed).map_err(UnknownBot),
         "wnet" => learned::wnet_bot(name, options, seed).map_err(UnknownBot),
         "pnet" => learned::pnet_bot(name, options, seed).map_err(UnknownBot),
         "ppo" => learned::ppo_bot(name, options, seed).map_err(UnknownBot),

@@ -36,6 +36,7 @@ pub mod networks;
 pub mod ntuple;
 pub mod observation;
 pub mod planes;
+mod policy_bot;
 pub mod policy_net;
 #[cfg(feature = "onnx")]
 pub mod ppo;
@@ -46,6 +47,7 @@ pub use net::NetBot;
 #[cfg(feature = "onnx")]
 pub use network_bots::{PnetBot, WnetBot};
 pub use ntuple::{NTupleEval, NTupleModel};
+pub use policy_bot::{policy_move, PolicyBot};
 
 use crate::eval::{BoardMemo, Calibration, Evaluator, LinearEval};
 use crate::Bot;
@@ -162,6 +164,28 @@ pub(crate) fn net_bot(name: &str, options: &str, seed: u64) -> Result<Box<dyn Bo
         Some(model) => bot.against_greedy(model),
         None => bot,
     }))
+}
+
+/// The agent `policy`: the shipped network, or `policy:model=FILE` (weights written by
+/// `python -m hyle_entropy.ppo_policy POLICY.pt --weights FILE`).
+pub(crate) fn policy_bot(name: &str, options: &str, seed: u64) -> Result<Box<dyn Bot>, String> {
+    use self::policy_net::PolicyNet;
+    let net = if options.is_empty() {
+        PolicyNet::shipped()
+    } else {
+        let Some(path) = options.strip_prefix("model=") else {
+            return Err(format!(
+                "{name} (bad option {options:?}: use model=FILE, a file written by \
+                 python -m hyle_entropy.ppo_policy POLICY.pt --weights FILE)"
+            ));
+        };
+        let bytes =
+            std::fs::read(path).map_err(|e| format!("{name} (cannot read model {path}: {e})"))?;
+        std::sync::Arc::new(
+            PolicyNet::from_bytes(&bytes).map_err(|e| format!("{name} ({path}: {e})"))?,
+        )
+    };
+    Ok(Box::new(PolicyBot::new(name, net, seed)))
 }
 
 /// The path and bytes of `model=FILE`, the one option of a single-network bot; `None` without

@@ -1,7 +1,8 @@
 //! The PPO policy network (`python/hyle_entropy/ppo_policy.py`, `EntropyPolicy`) run in plain
 //! Rust, without tract: one forward pass over the learning environment's observation
 //! ([`super::observation`]) gives a logit per action and the value. Its weights come from
-//! `python -m hyle_entropy.ppo_policy POLICY.pt --weights FILE` (the format below), and a test
+//! `python -m hyle_entropy.ppo_policy POLICY.pt --weights FILE` (the format below; the shipped
+//! one is `weights/policy7.bin`, played by the bot `policy`, [`super::PolicyBot`]), and a test
 //! checks that it picks PyTorch's action with PyTorch's logit in every position of a golden file
 //! (`tests/policy_net.rs`).
 //!
@@ -187,7 +188,10 @@ impl PolicyNet {
         }
         let mut tensors = Tensors::read(shapes, data)?;
         let flag = |key: &str| config.get(key).copied().unwrap_or(0) != 0;
-        let kind = if flag("evals") {
+        // `evals 1`: the linear evaluation's changes; `evals 2`: `net`'s values' changes.
+        let kind = if config.get("evals") == Some(&2) {
+            ObservationKind::Values
+        } else if flag("evals") {
             ObservationKind::Evals
         } else if flag("lines") {
             ObservationKind::Lines
@@ -228,13 +232,16 @@ impl PolicyNet {
             } else {
                 None
             },
-            eval_weights: if kind == ObservationKind::Evals {
+            eval_weights: if matches!(kind, ObservationKind::Evals | ObservationKind::Values) {
                 let w = tensors.take("eval_weights", &[2])?;
                 Some([w[0], w[1]])
             } else {
                 None
             },
-            lines: if matches!(kind, ObservationKind::Lines | ObservationKind::Evals) {
+            lines: if matches!(
+                kind,
+                ObservationKind::Lines | ObservationKind::Evals | ObservationKind::Values
+            ) {
                 Some(LineTables {
                     policy: tensors.take("line_policy", &[table])?,
                     value: tensors.take("line_value", &[table])?,
@@ -246,6 +253,19 @@ impl PolicyNet {
         };
         tensors.finish()?;
         Ok(net)
+    }
+
+    /// The shipped network (`weights/policy7.bin`), read once and shared.
+    pub fn shipped() -> std::sync::Arc<PolicyNet> {
+        static SHIPPED: std::sync::OnceLock<std::sync::Arc<PolicyNet>> = std::sync::OnceLock::new();
+        SHIPPED
+            .get_or_init(|| {
+                let bytes = include_bytes!("../../weights/policy7.bin");
+                std::sync::Arc::new(
+                    PolicyNet::from_bytes(bytes).expect("the shipped policy network reads"),
+                )
+            })
+            .clone()
     }
 
     /// The observation it reads.
@@ -346,6 +366,7 @@ impl PolicyNet {
             value += tables.add_moves(lines, &board, &mut logits);
         }
         if let Some(w) = self.eval_weights {
+            // The evals' or the values' changes, after the lines.
             let start = PLANES + GAINS + LINES_SIZE;
             let order = board.phase_progress[0];
             let weight = order * w[1] + (1.0 - order) * w[0];
