@@ -209,8 +209,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--channels", type=int, default=16, help="the policy's width (default 16, as entropy.ini's)")
     parser.add_argument("--blocks", type=int, default=2, help="the policy's line-mixing layers (default 2)")
     parser.add_argument("--hidden", type=int, default=64, help="the value head's width (default 64)")
-    parser.add_argument("--observation", choices=("values", "evals"), default="values", help="each action's change of what the policy starts from: values (the learned agent net's, default) or evals (the linear evaluation's)")
-    parser.add_argument("--eval-start", type=int, default=2, help="logits per point of those changes the policy starts from (default 2: the one-move lookahead over them)")
+    parser.add_argument("--eval-start", type=int, default=2, help="logits per point of the engine's evaluation the policy starts from (default 2: the one-move lookahead)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the initial weights and the passes' order (default 1)")
     parser.add_argument("--threads", type=int, default=2, help="torch threads (default 2)")
     args = parser.parse_args(argv)
@@ -228,9 +227,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     train_index, test_index = np.flatnonzero(~held), np.flatnonzero(held)
     if len(train_index) == 0 or len(test_index) == 0:
         parser.error(f"{args.data}: too few games to hold one in ten out (games numbered 0 are held out)")
-    evals = {"evals": 1, "values": 2}[args.observation]
-    policy = EntropyPolicy(channels=args.channels, blocks=args.blocks, hidden=args.hidden, evals=evals, eval_start=args.eval_start)
-    observer = Observations(data, observation_name(False, False, evals))
+    policy = EntropyPolicy(channels=args.channels, blocks=args.blocks, hidden=args.hidden, evals=1, eval_start=args.eval_start)
+    observer = Observations(data, observation_name(False, False, True))
     optimizer = torch.optim.Adam(policy.parameters(), lr=args.rate)
     args.out.mkdir(parents=True, exist_ok=True)
     rng = np.random.default_rng(args.seed)

@@ -77,12 +77,9 @@ def observation_size(gains: bool, lines: bool = False, evals: bool = False) -> i
     )
 
 
-def observation_name(gains: bool, lines: bool = False, evals: int = 0) -> str:
-    """The environment's name for the observation a policy reads (``evals`` 1: the linear
-    evaluation's changes, 2: the learned agent ``net``'s values' changes)."""
-    if evals:
-        return "values" if evals == 2 else "evals"
-    return "lines" if lines else "gains" if gains else "planes"
+def observation_name(gains: bool, lines: bool = False, evals: bool = False) -> str:
+    """The environment's name for the observation a policy reads."""
+    return "evals" if evals else "lines" if lines else "gains" if gains else "planes"
 SCALARS = COLOURS + COLOURS + 2  # bag, drawn colour one-hot, phase, progress
 ILLEGAL = -1e9
 
@@ -167,11 +164,8 @@ class EntropyPolicy(nn.Module):
         super().__init__()
         self.channels, self.blocks_count, self.hidden = channels, blocks, hidden
         self.eval_start = eval_start
-        # The evals (or values) observation holds the lines, and the lines the gains. `evals`
-        # 1 reads the linear evaluation's changes, 2 those of `net`'s values (the same layout).
-        if evals not in (0, 1, 2):
-            raise ValueError(f"evals {evals}: use 0, 1 (the linear evaluation) or 2 (net's values)")
-        self.evals = int(evals)
+        # The evals observation holds the lines, and the lines the gains.
+        self.evals = bool(evals)
         self.lines = bool(lines or evals)
         self.gains = bool(gains or self.lines)
         inputs = COLOURS + 1 + 1 + 8 * (SIZE - 1) + (3 if self.gains else 0)

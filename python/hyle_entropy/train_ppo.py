@@ -231,8 +231,8 @@ def policy_settings(config: Dict[str, Dict[str, Any]]) -> Dict[str, int]:
     """The policy's constructor arguments: [policy], and whether it reads the gains or the
     lines (which hold the gains)."""
     observation = str(config["env"]["observation"])
-    if observation not in ("planes", "gains", "lines", "evals", "values"):
-        raise SystemExit(f"train_ppo: env.observation {observation!r}: use planes, gains, lines, evals or values")
+    if observation not in ("planes", "gains", "lines", "evals"):
+        raise SystemExit(f"train_ppo: env.observation {observation!r}: use planes, gains, lines or evals")
     for key, value in config["policy"].items():
         if not isinstance(value, int):
             raise SystemExit(f"train_ppo: policy.{key} {value!r}: use a whole number")
@@ -240,8 +240,8 @@ def policy_settings(config: Dict[str, Dict[str, Any]]) -> Dict[str, int]:
     return dict(
         settings,
         gains=int(observation != "planes"),
-        lines=int(observation in ("lines", "evals", "values")),
-        evals={"evals": 1, "values": 2}.get(observation, 0),
+        lines=int(observation in ("lines", "evals")),
+        evals=int(observation == "evals"),
     )
 
 

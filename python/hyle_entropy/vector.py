@@ -21,7 +21,7 @@ def action_count(size: int = 7) -> int:
 
 def observation_size(size: int = 7, observation: str = "planes") -> int:
     """Values per observation without a mask: 402 planes, 1137 gains, 3062 lines, 3700 evals or
-    values, or 59 compact bytes on 7x7."""
+    59 compact bytes on 7x7."""
     cells = size * size
     if observation == "planes":
         return size * cells + cells + size + 3
@@ -29,11 +29,11 @@ def observation_size(size: int = 7, observation: str = "planes") -> int:
         return size * cells + cells + size + 3 + 3 * cells + cells * 2 * (size - 1)
     if observation == "lines":
         return observation_size(size, "gains") + 2 * size + 3 * (cells + cells * 2 * (size - 1))
-    if observation in ("evals", "values"):
+    if observation == "evals":
         return observation_size(size, "lines") + action_count(size)
     if observation == "compact":
         return cells + size + 3
-    raise ValueError(f"observation {observation!r}: use 'planes', 'gains', 'lines', 'evals', 'values' or 'compact'")
+    raise ValueError(f"observation {observation!r}: use 'planes', 'gains', 'lines', 'evals' or 'compact'")
 
 
 class EntropyVecEnv:

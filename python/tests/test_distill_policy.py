@@ -75,7 +75,7 @@ def test_a_short_distillation_learns_the_teachers_choice_and_writes_its_files(tm
     teacher_file(data_path, games=20)
     out = tmp_path / "distill"
     args = ["--data", str(data_path), "--out", str(out), "--epochs", "4", "--batch", "64"]
-    args += ["--channels", "8", "--hidden", "8", "--rate", "0.01", "--threads", "1", "--observation", "evals"]
+    args += ["--channels", "8", "--hidden", "8", "--rate", "0.01", "--threads", "1"]
     assert distill_policy.main(args) == 0
     printed = capsys.readouterr().out
     before = float(printed.split("before training: agreement ")[1].split(",")[0])

@@ -64,8 +64,7 @@ fn main() {
                     ObservationKind::Planes
                     | ObservationKind::Gains
                     | ObservationKind::Lines
-                    | ObservationKind::Evals
-                    | ObservationKind::Values => Observations::F32(&mut f),
+                    | ObservationKind::Evals => Observations::F32(&mut f),
                     ObservationKind::Compact => Observations::U8(&mut b),
                 },
                 masks: &mut masks,

@@ -36,8 +36,7 @@ impl Owned {
                 ObservationKind::Planes
                 | ObservationKind::Gains
                 | ObservationKind::Lines
-                | ObservationKind::Evals
-                | ObservationKind::Values => Observations::F32(&mut self.observations),
+                | ObservationKind::Evals => Observations::F32(&mut self.observations),
                 ObservationKind::Compact => Observations::U8(&mut self.bytes),
             },
             masks: &mut self.masks,

@@ -121,8 +121,7 @@ impl PyVecEnv {
             ObservationKind::Planes
             | ObservationKind::Gains
             | ObservationKind::Lines
-            | ObservationKind::Evals
-            | ObservationKind::Values => {
+            | ObservationKind::Evals => {
                 let array = observations
                     .cast::<PyArray2<f32>>()
                     .map_err(|_| value_error("observations must be a float32 2-D array"))?;
@@ -222,8 +221,7 @@ impl PyVecEnv {
             ObservationKind::Planes
             | ObservationKind::Gains
             | ObservationKind::Lines
-            | ObservationKind::Evals
-            | ObservationKind::Values => "float32",
+            | ObservationKind::Evals => "float32",
             ObservationKind::Compact => "uint8",
         }
     }

@@ -26,14 +26,11 @@
 //!
 //! **Evals** (`f32`, the lines then A values, 3700 on 7x7): what every action does to the shipped
 //! linear evaluation, in tens of points (see [`write_evals`]).
-//!
-//! **Values** (`f32`, the layout of evals): what every action does to the learned agent `net`'s
-//! values for the side to move, in tens of points (see [`write_values`]).
 
-use entropy_core::{line, Phase, Position, Role, Size};
+use entropy_core::{line, Phase, Position, Size};
 
 use super::actions::{action_count, action_of, pass_action, slide_cells};
-use super::ntuple::{line_patterns, NTupleModel};
+use super::ntuple::line_patterns;
 use crate::eval::{
     for_each_touching_slide, replies_to_placements, BoardMemo, Evaluator, LinearEval,
 };
@@ -61,18 +58,15 @@ pub enum ObservationKind {
     Lines,
     /// The lines, then every move's change of the linear evaluation, `f32`.
     Evals,
-    /// The lines, then every move's change of `net`'s values for the side to move, `f32`.
-    Values,
 }
 
 impl ObservationKind {
     /// Every layout, by the name the environment's users give it.
-    pub const NAMED: [(&'static str, ObservationKind); 6] = [
+    pub const NAMED: [(&'static str, ObservationKind); 5] = [
         ("planes", ObservationKind::Planes),
         ("gains", ObservationKind::Gains),
         ("lines", ObservationKind::Lines),
         ("evals", ObservationKind::Evals),
-        ("values", ObservationKind::Values),
         ("compact", ObservationKind::Compact),
     ];
 }
@@ -87,7 +81,7 @@ pub fn observation_size(size: Size, kind: ObservationKind) -> usize {
         ObservationKind::Lines => {
             observation_size(size, ObservationKind::Gains) + 2 * n + 3 * (c + c * 2 * (n - 1))
         }
-        ObservationKind::Evals | ObservationKind::Values => {
+        ObservationKind::Evals => {
             observation_size(size, ObservationKind::Lines) + action_count(size)
         }
     }
@@ -101,7 +95,6 @@ pub fn write_observation(position: &Position, kind: ObservationKind, out: &mut [
         ObservationKind::Gains => write_gains(position, out),
         ObservationKind::Lines => write_lines(position, out),
         ObservationKind::Evals => write_evals(position, out),
-        ObservationKind::Values => write_values(position, out),
         ObservationKind::Compact => panic!("the compact observation is bytes"),
     }
 }
@@ -311,41 +304,6 @@ pub fn write_evals(position: &Position, out: &mut [f32]) {
         child.play_unchecked(mv);
         evals[action] =
             ((eval.evaluate_child(position, mv, &child, &mut memo) - now) / 10.0) as f32;
-    }
-}
-
-/// Writes the values observation: the lines ([`write_lines`]), then for every action how much
-/// the move changes the values of the learned agent `net` (its shipped n-tuple models: Chaos's
-/// for a placement, Order's for a slide or the pass; Order's expected final score), in tens of
-/// points; 0 for an action that is not legal now. A policy that weighs these plays as `net`
-/// does (without its switch against greedy), and can learn what that misses. On boards the
-/// models were not trained for, the evals observation's changes of the linear evaluation.
-pub fn write_values(position: &Position, out: &mut [f32]) {
-    let size = position.size();
-    let Some(role) = position.to_move() else {
-        write_evals(position, out);
-        return;
-    };
-    let model = match role {
-        Role::Chaos => NTupleModel::trained(),
-        Role::Order => NTupleModel::trained_order(),
-    };
-    if model.side() != size.side() {
-        write_evals(position, out);
-        return;
-    }
-    let lines = observation_size(size, ObservationKind::Lines);
-    write_lines(position, &mut out[..lines]);
-    let values = &mut out[lines..];
-    values.fill(0.0);
-    let now = model.value(position);
-    for &mv in position.legal_moves().iter() {
-        let Some(action) = action_of(size, mv) else {
-            continue;
-        };
-        let mut child = *position;
-        child.play_unchecked(mv);
-        values[action] = ((model.value(&child) - now) / 10.0) as f32;
     }
 }
 

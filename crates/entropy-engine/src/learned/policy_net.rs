@@ -188,10 +188,7 @@ impl PolicyNet {
         }
         let mut tensors = Tensors::read(shapes, data)?;
         let flag = |key: &str| config.get(key).copied().unwrap_or(0) != 0;
-        // `evals 1`: the linear evaluation's changes; `evals 2`: `net`'s values' changes.
-        let kind = if config.get("evals") == Some(&2) {
-            ObservationKind::Values
-        } else if flag("evals") {
+        let kind = if flag("evals") {
             ObservationKind::Evals
         } else if flag("lines") {
             ObservationKind::Lines
@@ -232,16 +229,13 @@ impl PolicyNet {
             } else {
                 None
             },
-            eval_weights: if matches!(kind, ObservationKind::Evals | ObservationKind::Values) {
+            eval_weights: if kind == ObservationKind::Evals {
                 let w = tensors.take("eval_weights", &[2])?;
                 Some([w[0], w[1]])
             } else {
                 None
             },
-            lines: if matches!(
-                kind,
-                ObservationKind::Lines | ObservationKind::Evals | ObservationKind::Values
-            ) {
+            lines: if matches!(kind, ObservationKind::Lines | ObservationKind::Evals) {
                 Some(LineTables {
                     policy: tensors.take("line_policy", &[table])?,
                     value: tensors.take("line_value", &[table])?,
@@ -366,7 +360,7 @@ impl PolicyNet {
             value += tables.add_moves(lines, &board, &mut logits);
         }
         if let Some(w) = self.eval_weights {
-            // The evals' or the values' changes, after the lines.
+            // The evaluation's changes, after the lines.
             let start = PLANES + GAINS + LINES_SIZE;
             let order = board.phase_progress[0];
             let weight = order * w[1] + (1.0 - order) * w[0];
