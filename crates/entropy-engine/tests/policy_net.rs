@@ -5,7 +5,23 @@
 //! and gives the same mean legal logit and value.
 
 use entropy_core::notation::text::parse_position;
-use entropy_engine::learned::policy_net::{PolicyNet, ILLEGAL};
+use entropy_engine::learned::policy_net::{PolicyNet, PolicyOutput, ILLEGAL};
+
+/// The action with the highest logit, and its logit.
+fn best(out: &PolicyOutput) -> (usize, f32) {
+    let (action, logit) = out
+        .logits
+        .iter()
+        .enumerate()
+        .max_by(|a, b| a.1.total_cmp(b.1))
+        .unwrap();
+    (action, *logit)
+}
+
+/// Whether Rust's `a` is PyTorch's printed `b` within 1e-3 relative.
+fn close(a: f32, b: &str) -> bool {
+    (a - b.parse::<f32>().unwrap()).abs() <= 1e-3 * (1.0 + a.abs())
+}
 
 #[test]
 fn the_rust_forward_pass_gives_pytorchs_moves_logits_and_values() {
@@ -20,12 +36,7 @@ fn the_rust_forward_pass_gives_pytorchs_moves_logits_and_values() {
         };
         let position = parse_position(position).unwrap();
         let out = net.evaluate(&position).unwrap();
-        let (best, best_logit) = out
-            .logits
-            .iter()
-            .enumerate()
-            .max_by(|a, b| a.1.total_cmp(b.1))
-            .unwrap();
+        let (best, best_logit) = best(&out);
         let legal: Vec<f32> = out
             .logits
             .iter()
@@ -33,10 +44,8 @@ fn the_rust_forward_pass_gives_pytorchs_moves_logits_and_values() {
             .filter(|&l| l > ILLEGAL)
             .collect();
         let legal_mean = legal.iter().sum::<f32>() / legal.len() as f32;
-        let close =
-            |a: f32, b: &str| (a - b.parse::<f32>().unwrap()).abs() <= 1e-3 * (1.0 + a.abs());
         assert_eq!(best.to_string(), action, "{line}");
-        assert!(close(*best_logit, logit), "logit {best_logit}: {line}");
+        assert!(close(best_logit, logit), "logit {best_logit}: {line}");
         assert!(close(legal_mean, mean), "mean {legal_mean}: {line}");
         assert!(close(out.value, value), "value {}: {line}", out.value);
         positions += 1;
@@ -98,18 +107,9 @@ fn the_shipped_policy_plays_pytorchs_moves() {
             panic!("a golden line of three fields: {line:?}");
         };
         let out = net.evaluate(&parse_position(position).unwrap()).unwrap();
-        let (best, best_logit) = out
-            .logits
-            .iter()
-            .enumerate()
-            .max_by(|a, b| a.1.total_cmp(b.1))
-            .unwrap();
-        let expected: f32 = logit.parse().unwrap();
+        let (best, best_logit) = best(&out);
         assert_eq!(best.to_string(), action, "{line}");
-        assert!(
-            (best_logit - expected).abs() <= 1e-3 * (1.0 + expected.abs()),
-            "{line}"
-        );
+        assert!(close(best_logit, logit), "logit {best_logit}: {line}");
         positions += 1;
     }
     assert!(positions > 100, "{positions} positions");
