@@ -170,35 +170,31 @@ pub(crate) fn net_bot(name: &str, options: &str, seed: u64) -> Result<Box<dyn Bo
 /// `python -m hyle_entropy.ppo_policy POLICY.pt --weights FILE`).
 pub(crate) fn policy_bot(name: &str, options: &str, seed: u64) -> Result<Box<dyn Bot>, String> {
     use self::policy_net::PolicyNet;
-    let net = if options.is_empty() {
-        PolicyNet::shipped()
-    } else {
-        let Some(path) = options.strip_prefix("model=") else {
-            return Err(format!(
-                "{name} (bad option {options:?}: use model=FILE, a file written by \
-                 python -m hyle_entropy.ppo_policy POLICY.pt --weights FILE)"
-            ));
-        };
-        let bytes =
-            std::fs::read(path).map_err(|e| format!("{name} (cannot read model {path}: {e})"))?;
-        std::sync::Arc::new(
+    let net = match model_option(
+        name,
+        options,
+        "model=FILE, a file written by python -m hyle_entropy.ppo_policy POLICY.pt --weights FILE",
+    )? {
+        None => PolicyNet::shipped(),
+        Some((path, bytes)) => std::sync::Arc::new(
             PolicyNet::from_bytes(&bytes).map_err(|e| format!("{name} ({path}: {e})"))?,
-        )
+        ),
     };
     Ok(Box::new(PolicyBot::new(name, net, seed)))
 }
 
-/// The path and bytes of `model=FILE`, the one option of a single-network bot; `None` without
-/// options (the shipped network).
-#[cfg(feature = "onnx")]
-fn model_option(name: &str, options: &str) -> Result<Option<(String, Vec<u8>)>, String> {
+/// The path and bytes of `model=FILE`, the one option of a single-network bot (`usage` says
+/// what to give instead of another option); `None` without options (the shipped network).
+fn model_option(
+    name: &str,
+    options: &str,
+    usage: &str,
+) -> Result<Option<(String, Vec<u8>)>, String> {
     if options.is_empty() {
         return Ok(None);
     }
     let Some(path) = options.strip_prefix("model=") else {
-        return Err(format!(
-            "{name} (bad option {options:?}: use model=FILE.onnx)"
-        ));
+        return Err(format!("{name} (bad option {options:?}: use {usage})"));
     };
     let bytes =
         std::fs::read(path).map_err(|e| format!("{name} (cannot read model {path}: {e})"))?;
@@ -210,7 +206,7 @@ fn model_option(name: &str, options: &str) -> Result<Option<(String, Vec<u8>)>, 
 #[cfg(feature = "onnx")]
 pub(crate) fn wnet_bot(name: &str, options: &str, seed: u64) -> Result<Box<dyn Bot>, String> {
     use crate::learned::networks::BoardNet;
-    let net = match model_option(name, options)? {
+    let net = match model_option(name, options, "model=FILE.onnx")? {
         None => BoardNet::shipped(),
         Some((path, bytes)) => {
             BoardNet::from_onnx(&bytes, 7).map_err(|e| format!("{name} ({path}: {e})"))?
@@ -265,7 +261,7 @@ pub(crate) fn pnet_bot(name: &str, options: &str, seed: u64) -> Result<Box<dyn B
 #[cfg(feature = "onnx")]
 pub(crate) fn ppo_bot(name: &str, options: &str, seed: u64) -> Result<Box<dyn Bot>, String> {
     use crate::learned::ppo::{PpoBot, PpoNet};
-    let net = match model_option(name, options)? {
+    let net = match model_option(name, options, "model=FILE.onnx")? {
         None => PpoNet::shipped(),
         Some((path, bytes)) => {
             PpoNet::from_onnx(&bytes).map_err(|e| format!("{name} ({path}: {e})"))?
