@@ -14,7 +14,8 @@ POLICY.pt`` starts from a saved policy instead, such as the searcher distilled b
 role against greedy (the plan's benchmark: > 100 as Order, < 50 conceded as Chaos), prints a
 progress line, appends the learning curve to ``OUT/curve.csv`` (and redraws ``OUT/curve.png``),
 and saves ``OUT/checkpoint.pt`` (weights, optimizer, steps, curve), ``OUT/policy.pt`` and
-``OUT/ppo.onnx`` (the Rust bot ``ppo`` plays it). Run the same command again to resume an
+``OUT/policy.bin`` (the Rust bot plays it as ``policy:model=OUT/policy.bin``) and ``OUT/ppo.onnx``
+(the bot ``ppo`` of a build with the ``onnx`` feature plays it). Run the same command again to resume an
 interrupted run from its checkpoint (``--fresh`` starts over).
 
 Steps per second count agent decisions (each with the opponent's reply, played in Rust),
@@ -167,11 +168,12 @@ class Run:
         self.curve_csv = out / "curve.csv"
         self.curve_png = out / "curve.png"
 
-    def save(self, trainer: Any, policy: Any, rows: List[Dict[str, Any]], train_seconds: float, stage: int) -> None:
-        """The checkpoint (written to a temporary file, then renamed), the policy and ONNX."""
+    def save(self, trainer: Any, policy: Any, rows: List[Dict[str, Any]], train_seconds: float, stage: int, provenance: str = "") -> None:
+        """The checkpoint (written to a temporary file, then renamed), the policy, its weights
+        for the Rust bot ``policy`` (``provenance`` in their header) and ONNX."""
         import torch
 
-        from hyle_entropy.ppo_policy import export_onnx
+        from hyle_entropy.ppo_policy import export_onnx, export_weights
 
         state = {
             "config": policy.config(),
@@ -188,6 +190,7 @@ class Run:
         torch.save(state, str(self.checkpoint) + ".tmp")
         Path(str(self.checkpoint) + ".tmp").replace(self.checkpoint)
         torch.save({"config": policy.config(), "weights": policy.state_dict()}, self.out / "policy.pt")
+        export_weights(cpu_copy(policy), str(self.out / "policy.bin"), provenance)
         export_onnx(cpu_copy(policy), str(self.out / "ppo.onnx"))
 
     def write_curve(self, rows: List[Dict[str, Any]]) -> None:
@@ -460,7 +463,13 @@ def main(argv: Optional[List[str]] = None) -> int:
         rows.append(row)
         pool.add(frozen_player(policy, seed + len(rows)))
         run.write_curve(rows)
-        run.save(trainer, policy, rows, train_seconds, stage)
+        made_by = " ".join(argv if argv is not None else sys.argv[1:])
+        provenance = (
+            f"made by: python -m hyle_entropy.train_ppo {made_by}\n"
+            f"{trainer.global_step} steps, {train_seconds / 60:.1f} training minutes: against {eval_cfg['opponent']} "
+            f"{order:.1f} as Order, {chaos:.1f} conceded as Chaos"
+        )
+        run.save(trainer, policy, rows, train_seconds, stage, provenance)
         print(
             f"{train_seconds / 60:6.1f} min  {trainer.global_step:>11,} steps  {sps:>7,.0f} steps/s  stage {stage}  "
             f"vs {eval_cfg['opponent']}: as Order {order:6.1f} ± {order_ci:.1f}  conceded as Chaos {chaos:6.1f} ± {chaos_ci:.1f}  "

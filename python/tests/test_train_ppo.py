@@ -147,8 +147,12 @@ def test_a_short_training_writes_its_files_and_resumes(tmp_path, capsys):
     assert [int(r["steps"]) for r in rows][0] == 0
     first_end = int(rows[-1]["steps"])
     assert first_end >= 8192
-    for name in ("checkpoint.pt", "policy.pt", "ppo.onnx", "curve.png"):
+    for name in ("checkpoint.pt", "policy.pt", "policy.bin", "ppo.onnx", "curve.png"):
         assert (tmp_path / name).exists(), name
+    # The Rust bot's weights say what made them and how far the run had come.
+    header = (tmp_path / "policy.bin").read_bytes().split(b"\ndata\n")[0].decode()
+    assert "# made by: python -m hyle_entropy.train_ppo --out" in header
+    assert f"# {first_end} steps, " in header
     policy = load_policy(str(tmp_path / "policy.pt"))
     assert policy.config() == {"channels": 8, "blocks": 1, "hidden": 8, "gains": 1, "lines": 1, "evals": 1, "eval_start": 0}
     # The same command with a larger budget resumes from the checkpoint, also one written
@@ -230,6 +234,11 @@ def test_the_default_starts_from_the_lookahead_and_plan_ini_from_the_random_bot(
     ]
     assert plan["env"]["observation"] == "gains"
     assert plan["train"] == default["train"]
+    # finetune.ini: the distilled policy's run, a gentler step against past selves too.
+    finetune = train_ppo.load_config("finetune.ini", [])
+    assert finetune["train"]["learning_rate"] < default["train"]["learning_rate"]
+    assert "self" in train_ppo.curriculum(finetune)[0][1]
+    assert finetune["env"] == default["env"] and finetune["policy"] == default["policy"]
 
 
 def test_a_config_that_inherits_a_missing_file_is_refused(tmp_path):

@@ -617,21 +617,21 @@ fn train_tables_writes_a_model_the_search_plays_and_refuses_bad_settings() {
     train(next_path, &["--leaves", out_path, "--generations", "1"]);
     let next = std::fs::read(next_path).unwrap();
     assert!(String::from_utf8_lossy(&next).contains(&format!("--leaves {out_path}")));
-    // Two generations in one run (the default) make the same two models, the earlier one next
-    // to the last; only the last's command differs.
-    let both_path = dir.join("both/tables.bin");
-    let both_path = both_path.to_str().unwrap();
-    let both = train(both_path, &[]);
+    // Three generations in one run (the default) make the models of three runs, each with the
+    // last's tables at its leaves, the earlier ones next to the last; only their commands differ.
+    let all_path = dir.join("all/tables.bin");
+    let all_path = all_path.to_str().unwrap();
+    let all = train(all_path, &[]);
     assert!(
-        text(&both.stdout).contains("generation 2 of 2"),
+        text(&all.stdout).contains("generation 3 of 3"),
         "{}",
-        text(&both.stdout)
+        text(&all.stdout)
     );
     assert_eq!(
-        std::fs::read(dir.join("both/tables.gen1.bin")).unwrap(),
+        std::fs::read(dir.join("all/tables.gen1.bin")).unwrap(),
         model
     );
-    let last = std::fs::read(both_path).unwrap();
+    let second = std::fs::read(dir.join("all/tables.gen2.bin")).unwrap();
     let made_by = |bytes: &[u8]| {
         let text = String::from_utf8_lossy(bytes);
         let line = text
@@ -641,12 +641,12 @@ fn train_tables_writes_a_model_the_search_plays_and_refuses_bad_settings() {
         (line.to_owned(), bytes.len() - line.len())
     };
     let (next_line, next_rest) = made_by(&next);
-    let (last_line, last_rest) = made_by(&last);
+    let (second_line, second_rest) = made_by(&second);
     assert!(
-        last_line.ends_with("--weights trained --generations 2"),
-        "{last_line}"
+        second_line.ends_with("--weights trained --generations 2"),
+        "{second_line}"
     );
-    assert_eq!(next_rest, last_rest);
+    assert_eq!(next_rest, second_rest);
     let without = |bytes: &[u8], line: &str| {
         let at = bytes
             .windows(line.len())
@@ -654,7 +654,22 @@ fn train_tables_writes_a_model_the_search_plays_and_refuses_bad_settings() {
             .unwrap();
         [&bytes[..at], &bytes[at + line.len()..]].concat()
     };
-    assert_eq!(without(&next, &next_line), without(&last, &last_line));
+    assert_eq!(without(&next, &next_line), without(&second, &second_line));
+    // The third's leaves are the second's tables, as a run with `--leaves` of them would have.
+    let third = std::fs::read(all_path).unwrap();
+    let (third_line, _) = made_by(&third);
+    assert!(
+        third_line.ends_with("--weights trained --generations 3"),
+        "{third_line}"
+    );
+    let again_path = dir.join("t/again.bin");
+    let again_path = again_path.to_str().unwrap();
+    let second_path = dir.join("all/tables.gen2.bin");
+    let second_path = second_path.to_str().unwrap();
+    train(again_path, &["--leaves", second_path, "--generations", "1"]);
+    let again = std::fs::read(again_path).unwrap();
+    let (again_line, _) = made_by(&again);
+    assert_eq!(without(&again, &again_line), without(&third, &third_line));
     for (bad, says) in [
         (["--games", "1"], "--games must be at least 2"),
         (["--epochs", "0"], "--epochs and --generations at least 1"),
