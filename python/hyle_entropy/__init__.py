@@ -12,8 +12,11 @@ The games run in Rust (``hyle_entropy._native``); the modules:
 - :mod:`hyle_entropy.ntuple`: the `net` agent's n-tuple evaluation in numpy, the twin of the
   Rust model, reading the same files.
 - :mod:`hyle_entropy.train_ppo` (settings in ``entropy.ini``), :mod:`hyle_entropy.ppo_policy`,
-  :mod:`hyle_entropy.selfplay`: PPO with PufferLib's trainer, the policy the `ppo` bot plays,
-  and games against a pool of past selves (torch and pufferlib-core: the ``[puffer]`` extra).
+  :mod:`hyle_entropy.selfplay`: PPO with PufferLib's trainer, the policy the `ppo` and
+  `policy` bots play, and games against a pool of past selves (torch and pufferlib-core: the
+  ``[puffer]`` extra); :mod:`hyle_entropy.distill_policy` teaches that policy the searcher's
+  decisions, and :mod:`hyle_entropy.train_policy` runs the teacher data, the distillation, PPO
+  and the measures in one command.
 - :mod:`hyle_entropy.cluster`, :mod:`hyle_entropy.cluster_train`, over
   :mod:`hyle_entropy.ray_tasks`: matches and training with their games as Ray tasks.
 

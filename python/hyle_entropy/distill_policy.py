@@ -15,8 +15,9 @@ target and a value target:
   to the game's final score.
 
 One game in ten is held out (game numbers ending in 0); after each pass the held-out decisions'
-agreement with the searcher's best move, the policy loss and the value's error in points are
-printed and written to ``OUT/curve.csv``. The policy of the pass with the best held-out
+agreement with the searcher's best move, the policy loss, the value's error in points and the
+policy's strength against greedy (``--eval-games`` in each role, on ``train_ppo``'s evaluation
+deals) are printed and written to ``OUT/curve.csv``. The policy of the pass with the best held-out
 agreement (the share of decisions where the policy's choice is one of the searcher's moves
 within 0.1 points of its best) is saved as ``OUT/policy.pt`` (``train_ppo``'s format: its config and weights) and
 ``OUT/policy.bin`` (the Rust bot plays it as ``policy:model=OUT/policy.bin``).
@@ -40,12 +41,15 @@ import numpy as np
 import torch
 from torch import nn
 
-from hyle_entropy.ppo_policy import ACTIONS, EntropyPolicy, export_weights, observation_name
+from hyle_entropy.ppo_policy import ACTIONS, EntropyPolicy, evaluate, export_weights, observation_name
 
 # The value is the score still to come over this (train_ppo's rewards: shaping 0.5 over 25).
 VALUE_SCALE = 50.0
 # Points within which the searcher's moves count as its choice in the agreement reported.
 AGREE = 0.1
+# The deals of the curve's games: train_ppo's evaluation seed (entropy.ini's eval.seed), so
+# the distillation's and the fine-tuning's curves are played on the same deals.
+EVAL_SEED = 12345
 
 
 @dataclass
@@ -212,10 +216,14 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--eval-start", type=int, default=2, help="logits per point of the engine's evaluation the policy starts from (default 2: the one-move lookahead)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the initial weights and the passes' order (default 1)")
     parser.add_argument("--threads", type=int, default=2, help="torch threads (default 2)")
+    parser.add_argument("--eval-games", type=int, default=200, help="after each pass, games in each role against --eval-opponent for the curve, as train_ppo's evaluation plays them (default 200; 0: none)")
+    parser.add_argument("--eval-opponent", default="greedy", help="the curve's fixed opponent (default greedy, as train_ppo's)")
     args = parser.parse_args(argv)
     for name in ("epochs", "batch"):
         if getattr(args, name) < 1:
             parser.error(f"--{name} must be at least 1")
+    if args.eval_games < 0:
+        parser.error("--eval-games must be 0 or more")
     if not 0 <= args.mix <= 1 or args.temperature < 0 or args.rate <= 0:
         parser.error("--mix must be in [0, 1], --temperature 0 or more and --rate above 0")
     torch.set_num_threads(args.threads)
@@ -237,13 +245,22 @@ def main(argv: Optional[List[str]] = None) -> int:
     print(f"{len(train_index)} decisions to fit, {len(test_index)} held out; before training: agreement {agreement:.3f}, policy loss {loss:.3f}, value error {value_error:.2f} points", flush=True)
     best = -1.0
     started = time.time()
+    evaluating = 0.0
     for epoch in range(1, args.epochs + 1):
         fit_loss, fit_agreement, _ = run_pass(policy, data, rng.permutation(train_index), observer, args, optimizer)
         loss, agreement, value_error = run_pass(policy, data, test_index, observer, args)
-        row = dict(epoch=epoch, seconds=round(time.time() - started, 1), fit_loss=round(fit_loss, 4), fit_agreement=round(fit_agreement, 4), loss=round(loss, 4), agreement=round(agreement, 4), value_error=round(value_error, 3))
+        row = dict(epoch=epoch, seconds=round(time.time() - started - evaluating, 1), fit_loss=round(fit_loss, 4), fit_agreement=round(fit_agreement, 4), loss=round(loss, 4), agreement=round(agreement, 4), value_error=round(value_error, 3))
+        if args.eval_games:
+            # Strength against a fixed opponent, the curve's other axis (its time left out of
+            # the pass's seconds, as train_ppo leaves its evaluations out).
+            t = time.time()
+            strength = evaluate(policy.eval(), args.eval_games, args.eval_opponent, EVAL_SEED)
+            evaluating += time.time() - t
+            row.update(score_as_order=round(strength["order"][0], 2), conceded_as_chaos=round(strength["chaos"][0], 2))
         rows.append(row)
         kept = agreement > best
-        print(f"epoch {epoch}: held out agreement {agreement:.3f}, policy loss {loss:.3f}, value error {value_error:.2f} points (fitted: {fit_agreement:.3f}, {fit_loss:.3f}){' kept' if kept else ''}", flush=True)
+        versus = f"; against {args.eval_opponent} {row['score_as_order']:.1f} as Order, {row['conceded_as_chaos']:.1f} conceded as Chaos" if args.eval_games else ""
+        print(f"epoch {epoch}: held out agreement {agreement:.3f}, policy loss {loss:.3f}, value error {value_error:.2f} points (fitted: {fit_agreement:.3f}, {fit_loss:.3f}){versus}{' kept' if kept else ''}", flush=True)
         if kept:
             best = agreement
             torch.save({"config": policy.config(), "weights": policy.state_dict()}, args.out / "policy.pt")

@@ -29,7 +29,6 @@ import argparse
 import ast
 import configparser
 import csv
-import math
 import sys
 import time
 import warnings
@@ -120,42 +119,6 @@ def curriculum(config: Dict[str, Dict[str, Any]]) -> List[Tuple[float, List[str]
 def stage_at(stages: List[Tuple[float, List[str]]], share: float) -> int:
     """The index of the stage that applies at this share of the run."""
     return max(i for i, (start, _) in enumerate(stages) if share >= start)
-
-
-def evaluate(policy: Any, games: int, opponent: str, seed: int) -> Dict[str, Tuple[float, float]]:
-    """The policy's mean final score as Order and conceded as Chaos against ``opponent``, with
-    the half-width of each mean's 95% interval, its most likely legal action played."""
-    import torch
-
-    from hyle_entropy.ppo_policy import observation_name
-    from hyle_entropy.vector import EntropyVecEnv
-
-    out = {}
-    for role in ("order", "chaos"):
-        env = EntropyVecEnv(
-            num_envs=games,
-            role=role,
-            opponent=opponent,
-            seed=seed,
-            autoreset=False,
-            mask_in_observation=True,
-            observation=observation_name(policy.gains, policy.lines, policy.evals),
-            # The games on every core: the same results, sooner.
-            threads=0,
-        )
-        obs = env.reset()
-        done = np.zeros(games, dtype=bool)
-        device = next(policy.parameters()).device
-        while not done.all():
-            with torch.no_grad():
-                logits, _ = policy.logits_and_value(torch.from_numpy(obs).to(device))
-            env.step(logits.argmax(dim=1).cpu().numpy())
-            done |= env.terminals
-        # Finished games keep their final board until a reset.
-        scores = np.array([env.native.score(i) for i in range(games)], dtype=float)
-        half = 1.96 * scores.std(ddof=1) / math.sqrt(games) if games > 1 else float("nan")
-        out[role] = (float(scores.mean()), float(half))
-    return out
 
 
 class Run:
@@ -379,7 +342,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         print(f"train_ppo: {e}; install the training extra: pip install \"hyle-entropy[puffer]\"", file=sys.stderr)
         return 2
 
-    from hyle_entropy.ppo_policy import EntropyPolicy, load_policy
+    from hyle_entropy.ppo_policy import EntropyPolicy, evaluate, load_policy
 
     # PuffeRL enters CPU autocast with float32, which torch declines with a warning each time.
     warnings.filterwarnings("ignore", message="In CPU autocast")
