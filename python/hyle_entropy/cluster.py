@@ -194,20 +194,31 @@ def run_match(spec: MatchSpec, deals: int, out: Path, address: Optional[str] = N
     return records
 
 
-def summary(records: List[dict]) -> str:
-    """Each player's mean score as Order and the paired margin per deal with its 95% CI (and
-    the margin less the draws' luck where the records measure it)."""
+def paired_deals(records: List[dict]) -> List[Tuple[dict, dict]]:
+    """The deals whose two games are both recorded: (game 0, A as Order; game 1, B as Order)."""
     by_deal: Dict[int, Dict[int, dict]] = {}
     for r in records:
         by_deal.setdefault(r["deal"], {})[r["game"]] = r
-    pairs = [(g[0], g[1]) for g in by_deal.values() if 0 in g and 1 in g]
+    return [(g[0], g[1]) for g in by_deal.values() if 0 in g and 1 in g]
+
+
+def mean_interval(margins: List[float]) -> Tuple[float, float]:
+    """The mean of ``margins`` and the half-width of its 95% interval (infinite for one)."""
+    half = 1.96 * statistics.stdev(margins) / math.sqrt(len(margins)) \
+        if len(margins) > 1 else math.inf
+    return statistics.fmean(margins), half
+
+
+def summary(records: List[dict]) -> str:
+    """Each player's mean score as Order and the paired margin per deal with its 95% CI (and
+    the margin less the draws' luck where the records measure it)."""
+    pairs = paired_deals(records)
     if not pairs:
         return "no complete deal yet"
 
     def interval(margins: List[float]) -> str:
-        half = 1.96 * statistics.stdev(margins) / math.sqrt(len(margins)) \
-            if len(margins) > 1 else math.inf
-        return f"{statistics.fmean(margins):+.1f} ± {half:.1f}"
+        mean, half = mean_interval(margins)
+        return f"{mean:+.1f} ± {half:.1f}"
 
     played = interval([a["score"] - b["score"] for a, b in pairs])
     a_order = statistics.fmean(a["score"] for a, _ in pairs)

@@ -66,6 +66,22 @@ class TeacherData:
     def __len__(self) -> int:
         return len(self.positions)
 
+    def subset(self, index: Sequence[int]) -> "TeacherData":
+        """The decisions ``index`` alone."""
+        return TeacherData(
+            self.games[index],
+            self.finals[index],
+            [self.positions[i] for i in index],
+            [self.actions[i] for i in index],
+            [self.values[i] for i in index],
+            self.settings,
+        )
+
+
+def held_out(data: TeacherData) -> np.ndarray:
+    """Which decisions are held out: those of one game in ten (game numbers ending in 0)."""
+    return data.games % 10 == 0
+
 
 def read_teacher(path: Path) -> TeacherData:
     """Reads ``entropy teacher-data``'s file (its settings line, decisions, ``end`` lines). A
@@ -196,7 +212,8 @@ def run_pass(
     return total_loss / n, agree / n, math.sqrt(squared / n)
 
 
-def main(argv: Optional[List[str]] = None) -> int:
+def arguments() -> argparse.ArgumentParser:
+    """The command's options, whose defaults are the distillation's settings."""
     parser = argparse.ArgumentParser(
         prog="python -m hyle_entropy.distill_policy",
         description=__doc__.split("\n\n")[0],
@@ -218,6 +235,11 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--threads", type=int, default=2, help="torch threads (default 2)")
     parser.add_argument("--eval-games", type=int, default=200, help="after each pass, games in each role against --eval-opponent for the curve, as train_ppo's evaluation plays them (default 200; 0: none)")
     parser.add_argument("--eval-opponent", default="greedy", help="the curve's fixed opponent (default greedy, as train_ppo's)")
+    return parser
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    parser = arguments()
     args = parser.parse_args(argv)
     for name in ("epochs", "batch"):
         if getattr(args, name) < 1:
@@ -231,7 +253,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     data = read_teacher(args.data)
     if len(data) == 0:
         parser.error(f"{args.data} holds no whole game")
-    held = data.games % 10 == 0
+    held = held_out(data)
     train_index, test_index = np.flatnonzero(~held), np.flatnonzero(held)
     if len(train_index) == 0 or len(test_index) == 0:
         parser.error(f"{args.data}: too few games to hold one in ten out (games numbered 0 are held out)")

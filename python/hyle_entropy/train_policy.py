@@ -27,8 +27,6 @@ from __future__ import annotations
 
 import argparse
 import csv
-import json
-import math
 import os
 import shutil
 import subprocess
@@ -121,24 +119,20 @@ def paired_margin(records: Path) -> Tuple[float, float, int, float, float]:
     """From an ``entropy match`` record: player A's mean paired margin (its score as Order less
     B's on the same chips), its 95% half-width, the deals, A's mean score as Order and what it
     conceded as Chaos."""
-    by_deal: Dict[int, Dict[str, int]] = {}
-    with open(records) as f:
-        for line in f:
-            game = json.loads(line)
-            if "order" not in game:
-                continue
-            by_deal.setdefault(game["deal"], {})[game["order"]["player"]] = game["order"]["points"]
-    pairs = [(d["A"], d["B"]) for d in by_deal.values() if "A" in d and "B" in d]
-    n = len(pairs)
-    if n == 0:
+    from hyle_entropy.cluster import mean_interval, paired_deals, parse_records
+
+    games, problems = parse_records(records.read_text().splitlines())
+    if problems:
+        raise SystemExit(f"train_policy: {records}: {problems[0]}")
+    pairs = paired_deals([game for game in games if "deal" in game])
+    if not pairs:
         raise SystemExit(f"train_policy: {records} holds no whole deal")
-    margins = [a - b for a, b in pairs]
-    mean = sum(margins) / n
-    sd = math.sqrt(sum((m - mean) ** 2 for m in margins) / (n - 1)) if n > 1 else float("nan")
-    return mean, 1.96 * sd / math.sqrt(n), n, sum(a for a, _ in pairs) / n, sum(b for _, b in pairs) / n
+    margin, half = mean_interval([a["score"] - b["score"] for a, b in pairs])
+    n = len(pairs)
+    return margin, half, n, sum(a["score"] for a, _ in pairs) / n, sum(b["score"] for _, b in pairs) / n
 
 
-def strength_step(args: argparse.Namespace, entropy: str) -> List[Dict[str, object]]:
+def strength_step(args: argparse.Namespace, entropy: str) -> None:
     """Each network against the fixed opponents on the same deals; ``OUT/strength.csv``."""
     matches = args.out / "matches"
     matches.mkdir(exist_ok=True)
@@ -158,7 +152,6 @@ def strength_step(args: argparse.Namespace, entropy: str) -> List[Dict[str, obje
         writer = csv.DictWriter(f, fieldnames=list(rows[0]))
         writer.writeheader()
         writer.writerows(rows)
-    return rows
 
 
 def final_agreement(args: argparse.Namespace) -> Tuple[float, float]:
@@ -170,19 +163,16 @@ def final_agreement(args: argparse.Namespace) -> Tuple[float, float]:
     from hyle_entropy.ppo_policy import load_policy, observation_name
 
     data = distill_policy.read_teacher(args.out / "teacher.txt")
-    # The decisions the distillation held out (games numbered 0 mod 10), alone.
-    held = np.flatnonzero(data.games % 10 == 0)
-    columns = (data.games[held], data.finals[held], [data.positions[i] for i in held], [data.actions[i] for i in held], [data.values[i] for i in held])
-    held_out = distill_policy.TeacherData(*columns, settings=data.settings)
+    held_out = data.subset(np.flatnonzero(distill_policy.held_out(data)))
     policy = load_policy(str(args.out / "ppo" / "policy.pt"))
     observer = distill_policy.Observations(held_out, observation_name(policy.gains, policy.lines, policy.evals))
-    # The distillation's defaults: the same targets as its own held-out figures.
-    settings = argparse.Namespace(batch=256, temperature=1.0, mix=0.1)
+    # The distillation's own settings: the same targets as its held-out figures.
+    settings = distill_policy.arguments().parse_args(["--data", str(args.out / "teacher.txt")])
     _, agreement, value_error = distill_policy.run_pass(policy, held_out, np.arange(len(held_out)), observer, settings)
     return agreement, value_error
 
 
-def write_curve(args: argparse.Namespace, teacher_minutes: float, agreement: Tuple[float, float]) -> List[Dict[str, object]]:
+def write_curve(args: argparse.Namespace, teacher_minutes: float, agreement: Tuple[float, float]) -> None:
     """The whole run's curve by minutes: the distillation's passes, then PPO's evaluations."""
     rows: List[Dict[str, object]] = []
     distill = read_rows(args.out / "distill" / "curve.csv")
@@ -199,7 +189,6 @@ def write_curve(args: argparse.Namespace, teacher_minutes: float, agreement: Tup
         writer.writeheader()
         writer.writerows(rows)
     plot(rows, args.out / "curve.png", teacher_minutes)
-    return rows
 
 
 def plot(rows: Sequence[Dict[str, object]], path: Path, teacher_minutes: float) -> None:

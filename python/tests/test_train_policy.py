@@ -70,12 +70,12 @@ def test_the_paired_margin_is_read_from_the_records(tmp_path):
     record = tmp_path / "m.jsonl"
     games = [
         '{"match":{"players":[]}}',
-        '{"deal":0,"game":0,"order":{"player":"A","points":100},"chaos":{"player":"B","points":100}}',
-        '{"deal":0,"game":1,"order":{"player":"B","points":90},"chaos":{"player":"A","points":90}}',
-        '{"deal":1,"game":0,"order":{"player":"A","points":80},"chaos":{"player":"B","points":80}}',
-        '{"deal":1,"game":1,"order":{"player":"B","points":60},"chaos":{"player":"A","points":60}}',
+        '{"deal":0,"game":0,"score":100,"termination":"normal"}',
+        '{"deal":0,"game":1,"score":90,"termination":"normal"}',
+        '{"deal":1,"game":0,"score":80,"termination":"normal"}',
+        '{"deal":1,"game":1,"score":60,"termination":"normal"}',
         # A deal cut off by an interruption is left out.
-        '{"deal":2,"game":0,"order":{"player":"A","points":50},"chaos":{"player":"B","points":50}}',
+        '{"deal":2,"game":0,"score":50,"termination":"normal"}',
     ]
     record.write_text("\n".join(games) + "\n")
     margin, half, deals, order, conceded = train_policy.paired_margin(record)
