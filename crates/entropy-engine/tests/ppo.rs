@@ -2,7 +2,9 @@
 //! weights: in every position of the golden file that `python -m hyle_entropy.ppo_policy
 //! policy.pt --golden` wrote, Rust picks the same action with the same logit (the shipped
 //! policy reads the evals observation: the engine's evaluation of every move, which the bot
-//! computes as the environment does); the same for the policies shipped before, over the lines
+//! computes as the environment does; the file keeps the positions with more than three empty
+//! cells, whose evaluations did not change when the last two empty cells came to be valued
+//! exactly, after the file was written); the same for the policies shipped before, over the lines
 //! observation and over the gains (`tests/data/ppo/`); and the bot `ppo` plays legal moves in
 //! both roles. Needs the `onnx` feature: `cargo test -p entropy-engine --features onnx --test ppo`.
 #![cfg(feature = "onnx")]

@@ -25,15 +25,18 @@
 //! n-tuple evaluation does (see [`write_lines`]).
 //!
 //! **Evals** (`f32`, the lines then A values, 3700 on 7x7): what every action does to the shipped
-//! linear evaluation, in tens of points (see [`write_evals`]).
+//! linear evaluation, in tens of points, or to the exact value once two empty cells or fewer are
+//! left after it (see [`write_evals`]).
 
 use entropy_core::{line, Phase, Position, Size};
 
 use super::actions::{action_count, action_of, pass_action, slide_cells};
 use super::ntuple::line_patterns;
 use crate::eval::{
-    for_each_touching_slide, replies_to_placements, BoardMemo, Evaluator, LinearEval,
+    for_each_touching_slide, replies_to_placements, BoardMemo, Evaluator, LinearEval, ScoreEval,
 };
+use crate::search::moves_to_end;
+use crate::search::reference::expectimax;
 
 /// Calls `f(row, column)` for every set bit of a one-byte-per-row bitboard.
 #[inline(always)]
@@ -279,7 +282,10 @@ pub fn write_lines(position: &Position, out: &mut [f32]) {
 /// evaluation (Order's expected final score, as the searcher's leaves valued it with the
 /// weights shipped until December 2026, frozen here: [`LinearEval::model_inputs_ref`]), in tens
 /// of points; 0 for an action that is not legal now. A policy that weighs these plays as the
-/// searcher one move deep (`search:depth=1`) would, and can learn what that misses.
+/// searcher one move deep (`search:depth=1`) would, and can learn what that misses. An action
+/// that leaves at most two empty cells is valued exactly instead (expectimax to the end of the
+/// game, [`EXACT_EMPTY`]): the evaluation guesses worst there, and the game's last decisions
+/// are cheap to solve.
 ///
 /// The children are valued one after another through one memo, updated by each move, as the
 /// searcher values a node's children (the same values as valuing each alone).
@@ -302,10 +308,19 @@ pub fn write_evals(position: &Position, out: &mut [f32]) {
         // A legal move: played without checking it again (this runs at every step).
         let mut child = *position;
         child.play_unchecked(mv);
-        evals[action] =
-            ((eval.evaluate_child(position, mv, &child, &mut memo) - now) / 10.0) as f32;
+        let value = if child.board().vacant_count() <= EXACT_EMPTY {
+            expectimax(&child, moves_to_end(&child), &ScoreEval)
+        } else {
+            eval.evaluate_child(position, mv, &child, &mut memo)
+        };
+        evals[action] = ((value - now) / 10.0) as f32;
     }
 }
+
+/// Afterstates with at most this many empty cells are valued exactly in the evals observation
+/// (plain expectimax to the end: a few hundred positions an action), where the evaluation's
+/// guesses cost the most (the distilled policy's choices lost 1.5 points on Order's last move).
+const EXACT_EMPTY: usize = 2;
 
 /// Writes the compact observation.
 pub fn write_compact(position: &Position, out: &mut [u8]) {
@@ -456,8 +471,9 @@ mod tests {
         assert_eq!(observation_size(Size::SEVEN, ObservationKind::Lines), 3062);
     }
 
-    /// The evals observation's tail is each legal move's afterstate valued alone, less the
-    /// position's value, over ten; its head the lines observation.
+    /// The evals observation's tail is each legal move's afterstate valued alone (exactly by
+    /// plain expectimax once at most two cells are empty), less the position's value, over ten;
+    /// its head the lines observation.
     #[test]
     fn evals_are_each_afterstates_evaluation_change() {
         let size = Size::SEVEN;
@@ -465,7 +481,7 @@ mod tests {
         assert_eq!(observation_size(size, ObservationKind::Evals), 3700);
         let eval = LinearEval::new(Weights::model_inputs());
         let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(6);
-        let mut checked = 0;
+        let (mut checked, mut exact) = (0, 0);
         for _ in 0..2 {
             let mut position = Position::new(size);
             while !position.is_over() {
@@ -480,7 +496,13 @@ mod tests {
                     for &mv in position.legal_moves().iter() {
                         let child = position.after(mv).unwrap();
                         let action = action_of(size, mv).unwrap();
-                        want[action] = ((eval.evaluate(&child) - now) / 10.0) as f32;
+                        let value = if child.board().vacant_count() <= 2 {
+                            exact += 1;
+                            expectimax(&child, 99, &ScoreEval)
+                        } else {
+                            eval.evaluate(&child)
+                        };
+                        want[action] = ((value - now) / 10.0) as f32;
                         checked += 1;
                     }
                 }
@@ -489,7 +511,10 @@ mod tests {
                 position.play_unchecked(mv);
             }
         }
-        assert!(checked > 1000, "{checked}");
+        assert!(
+            checked > 1000 && exact > 10,
+            "{checked} actions, {exact} valued exactly"
+        );
     }
 
     #[test]
