@@ -28,8 +28,9 @@ PuffeRL's speed on 2 cores is the point:
   the lines now (tables per player to move, quarter of the game, class of line and pattern).
 - **Evaluation changes** (the evals observation only): each action's logit gains a learned
   weight per player to move times what the action does to the engine's linear evaluation, or
-  to the exact value when it leaves two empty cells or fewer (the environment computes it; the weight starts at 0, so the untrained policy is still the random
-  bot, or at ``eval_start`` logits per point, so that it plays as ``search:depth=1`` does).
+  to the exact value when it leaves two empty cells or fewer (the environment computes it; the
+  weight starts at 0, so the untrained policy is still the random bot, or at ``eval_start``
+  logits per point, so that it plays as ``search:depth=1`` does).
 """
 
 from __future__ import annotations
