@@ -3,8 +3,8 @@
 //! most empty cells at which a decision's search saw every line to the end (its value exact).
 //! Issue 87's measure of the exact endgame's reach, before and after a change.
 //!
-//! `cargo run --release -p entropy-engine --example endgame_reach -- GAMES SECONDS FIRST_SEED
-//! [ENDGAME]` (4 games, 30 s, seed 0 by default; ENDGAME sets `search:endgame`, 0 by default). Prints one line a game (`game SEED reach EMPTY`, each
+//! `cargo run --release -p entropy-engine --example endgame_reach -- GAMES SECONDS FIRST_SEED`
+//! (4 games, 30 s, seed 0 by default). Prints one line a game (`game SEED reach EMPTY`, each
 //! role's reach, and every decision's role, empty cells, depth and whether it was exact as
 //! `Oempty:depth[*]` for Order, `C...` for Chaos), then the median reaches. Run two at once with
 //! other seeds to use two cores.
@@ -22,24 +22,20 @@ use entropy_engine::{Bot, Budget};
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-/// The default `search` bot (with `search:endgame=ENDGAME`), built so that its searches can
-/// be read back.
-fn default_bot(endgame: u32) -> SearchBot {
+/// The default `search` bot, built so that its searches can be read back.
+fn default_bot() -> SearchBot {
     SearchBot::with_eval(
         "search",
         BotEval::NTuple(NTupleEval::tables()),
         LinearEval::trained(),
-        SearchOptions {
-            endgame,
-            ..SearchOptions::default()
-        },
+        SearchOptions::default(),
     )
 }
 
 /// One game to the clock: every decision as (role, empty cells, depth, exact).
-fn play(seed: u64, clock: Duration, endgame: u32) -> Vec<(Role, usize, u32, bool)> {
+fn play(seed: u64, clock: Duration) -> Vec<(Role, usize, u32, bool)> {
     let size = Size::SEVEN;
-    let mut bots = [default_bot(endgame), default_bot(endgame)];
+    let mut bots = [default_bot(), default_bot()];
     bots[0].new_game(size, Role::Order);
     bots[1].new_game(size, Role::Chaos);
     let mut used = [Duration::ZERO; 2];
@@ -73,12 +69,11 @@ fn play(seed: u64, clock: Duration, endgame: u32) -> Vec<(Role, usize, u32, bool
 fn main() {
     let arg = |i: usize, default: u64| common::whole_arg("endgame_reach", i, default);
     let (games, seconds, first_seed) = (arg(1, 4), arg(2, 30), arg(3, 0));
-    let endgame = arg(4, 0) as u32;
     let clock = Duration::from_secs(seconds);
     // The reaches of each game: both roles', Order's, Chaos's.
     let mut reaches: [Vec<usize>; 3] = Default::default();
     for seed in first_seed..first_seed + games {
-        let decisions = play(seed, clock, endgame);
+        let decisions = play(seed, clock);
         let reach = |role: Option<Role>| {
             decisions
                 .iter()

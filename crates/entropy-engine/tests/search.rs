@@ -9,7 +9,7 @@ use entropy_engine::bots::random_move;
 use entropy_engine::eval::{Evaluator, LinearEval, ScoreEval};
 use entropy_engine::search::model::OpponentModel;
 use entropy_engine::search::reference::{expectimax, expectimax_nodes};
-use entropy_engine::search::{moves_to_end, moves_to_exact, Limits, Searcher};
+use entropy_engine::search::{moves_to_end, Limits, Searcher};
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -207,42 +207,6 @@ fn endgame_values_are_exact_whatever_the_table() {
         }
     }
     assert!(checked >= 16, "{checked} endgames checked");
-}
-
-/// With the last moves valued exactly ([`Searcher::set_endgame`]) the search is exact once
-/// every line reaches them, that many moves sooner, and its values are the endgame's exact
-/// values; a search that stops short of that depth is not called solved.
-#[test]
-fn exact_leaves_solve_endgames_sooner() {
-    let mut memo = HashMap::new();
-    let mut checked = 0;
-    for seed in 0..16u64 {
-        let pos = random_position(seed, Size::SEVEN, 3 * 45 + (seed as usize % 6));
-        if pos.to_move().is_none() || pos.board().vacant_count() > 5 {
-            continue;
-        }
-        memo.clear();
-        let exact = exact_value(&pos, &mut memo);
-        for endgame in [2, 3, 5, 6, 8] {
-            let mut searcher = Searcher::new(LinearEval::hand(), 4);
-            searcher.set_endgame(endgame);
-            let sooner = moves_to_exact(&pos, endgame);
-            assert_eq!(sooner, moves_to_end(&pos).saturating_sub(endgame).max(1));
-            let result = searcher.search(&pos, Limits::default());
-            assert!(result.solved && result.depth <= sooner, "{result:?}");
-            assert!(
-                (result.value - exact).abs() < 1e-4,
-                "{} for {exact} with endgame={endgame} at {pos:?}",
-                result.value
-            );
-            if sooner > 1 {
-                let short = searcher.search(&pos, Limits::depth(sooner - 1));
-                assert!(!short.solved, "{short:?}");
-            }
-        }
-        checked += 1;
-    }
-    assert!(checked >= 8, "{checked} endgames checked");
 }
 
 /// The evaluations give a position and its recolourings one value: they see patterns of

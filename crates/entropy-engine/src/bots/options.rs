@@ -133,27 +133,6 @@ const PRODUCT_OPTIONS: &[SearchOption] = &[
         ),
     },
     SearchOption {
-        key: "endgame",
-        value: "N",
-        group: "evaluation",
-        help: "value positions at most N moves from the end (draws count; up to 8) exactly, by solving them: 5 is two empty cells before Chaos's placement",
-        kind: product(
-            |o| Some(o.endgame.to_string()),
-            |s, v| {
-                let most = crate::search::endgame::MAX_ENDGAME;
-                match whole(v)? {
-                    n if n <= u64::from(most) => {
-                        s.options.endgame = n as u32;
-                        Ok(())
-                    }
-                    n => Err(format!(
-                        "{n} is too far from the end: at most {most} moves can be solved at a leaf"
-                    )),
-                }
-            },
-        ),
-    },
-    SearchOption {
         key: "eval",
         value: "tables|linear|net",
         group: "evaluation",

@@ -26,9 +26,6 @@ pub struct SearchOptions {
     /// does; in both roles, once the opponent's moves cost enough, search it as weak. Off for
     /// a bot that others ask about positions it did not reach (a training opponent).
     pub watch: bool,
-    /// Positions at most this many moves from the end are valued exactly, not searched or
-    /// evaluated ([`crate::search::Searcher::set_endgame`]).
-    pub endgame: u32,
     /// The numbers SPSA tunes.
     pub tuning: Tuning,
 }
@@ -39,7 +36,6 @@ impl Default for SearchOptions {
             limits: None,
             table_mib: DEFAULT_TABLE_MIB,
             watch: true,
-            endgame: 0,
             tuning: Tuning::default(),
         }
     }
@@ -174,8 +170,7 @@ impl SearchBot {
         judge: LinearEval,
         options: SearchOptions,
     ) -> SearchBot {
-        let mut searcher = Searcher::new(eval, options.table_mib);
-        searcher.set_endgame(options.endgame);
+        let searcher = Searcher::new(eval, options.table_mib);
         // As Chaos, while Order reads as greedy, the hand weights value the leaves: they
         // concede a greedy Order fewer points than the trained ones. Their values are shown as
         // expected scores too, corrected for what they mean here: play against a greedy Order.

@@ -13,7 +13,7 @@ use entropy_core::{Colour, IllegalMove, Move, Phase, Position, Role};
 
 use super::ordering::ordered_moves;
 use super::star::UPPER;
-use super::{calibration_offset, moves_to_exact, Limits, Searcher};
+use super::{calibration_offset, moves_to_end, Limits, Searcher};
 use crate::eval::{threats, Evaluator};
 
 /// A move and Order's expected final score after it.
@@ -109,7 +109,7 @@ impl<E: Evaluator> Searcher<E> {
         let top = top.max(1);
         let started = Instant::now();
         self.table.new_search();
-        let end = moves_to_exact(position, self.endgame_in_use());
+        let end = moves_to_end(position);
         let max_depth = limits.depth.unwrap_or(u32::MAX).min(end).max(1);
         let mut context = self.context(limits, started, false);
         let mut found: Vec<MoveValue> = Vec::new();

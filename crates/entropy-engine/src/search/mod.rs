@@ -2,7 +2,6 @@
 //! depth and time limits. It never prints; callers read its [`SearchResult`].
 //!
 //! - [`star`]: the *-minimax node search (alpha-beta at decisions, Star2 at chance nodes).
-//! - [`endgame`]: the last empty cells solved exactly, as a leaf value.
 //! - [`mod@reference`]: plain expectimax, the slow twin the tests compare against.
 //! - [`tt`]: the transposition table.
 //! - [`ordering`]: move ordering and killer moves.
@@ -12,7 +11,6 @@
 
 pub mod analysis;
 mod cache;
-pub mod endgame;
 pub mod model;
 pub(crate) mod observer;
 pub mod ordering;
@@ -116,14 +114,6 @@ pub fn moves_to_end(position: &Position) -> u32 {
     }
 }
 
-/// The moves (chance draws included) until every line of play from `position` reaches a
-/// position that the search values exactly: the end of the game, or with `endgame` > 0 the
-/// first position at most `endgame` moves from it, solved by [`endgame::exact_value`]; at
-/// least 1 (the root's children are what is valued).
-pub fn moves_to_exact(position: &Position, endgame: u32) -> u32 {
-    moves_to_end(position).saturating_sub(endgame).max(1)
-}
-
 /// What the calibration of `eval` ([`crate::eval::Calibration`]) adds to the values of a search
 /// of `position` whose deepest completed iteration went `depth` moves deep (`solved`: it saw the
 /// end of every line, so its values are exact): 0 where the evaluation has none.
@@ -158,7 +148,6 @@ pub struct Searcher<E: Evaluator> {
     table: Table,
     cache: EvalCache,
     model: OpponentModel,
-    endgame: u32,
 }
 
 impl<E: Evaluator> Searcher<E> {
@@ -169,30 +158,6 @@ impl<E: Evaluator> Searcher<E> {
             table: Table::new(table_mib),
             cache: EvalCache::default(),
             model: OpponentModel::default(),
-            endgame: 0,
-        }
-    }
-
-    /// Values positions at most `moves` moves from the end ([`moves_to_end`], up to
-    /// [`endgame::MAX_ENDGAME`]) exactly ([`endgame::exact_value`]) instead of searching or
-    /// evaluating them: 2 is a chance node with one empty cell, 5 with two, 6 also Order's
-    /// slide with two; 0, the default, searches to the end of the game. Not under an opponent
-    /// model: its values are for best play by both. Stored results are forgotten when it
-    /// changes.
-    pub fn set_endgame(&mut self, moves: u32) {
-        let moves = moves.min(endgame::MAX_ENDGAME);
-        if moves != self.endgame {
-            self.endgame = moves;
-            self.clear();
-        }
-    }
-
-    /// The leaves valued exactly when the model allows it ([`Searcher::set_endgame`]).
-    pub(crate) fn endgame_in_use(&self) -> u32 {
-        if self.model == OpponentModel::default() {
-            self.endgame
-        } else {
-            0
         }
     }
 
@@ -202,10 +167,6 @@ impl<E: Evaluator> Searcher<E> {
         if model != self.model {
             self.model = model;
             self.table.clear();
-            // The exact leaves are off under a model: cached leaf values may be exact ones.
-            if self.endgame > 0 {
-                self.cache.clear();
-            }
         }
     }
 
@@ -252,9 +213,7 @@ impl<E: Evaluator> Searcher<E> {
         started: Instant,
         no_pass: bool,
     ) -> Context<'a, E> {
-        let endgame = self.endgame_in_use();
         Context {
-            endgame,
             eval: &self.eval,
             table: &mut self.table,
             cache: &mut self.cache,
@@ -278,9 +237,8 @@ impl<E: Evaluator> Searcher<E> {
         );
         let started = Instant::now();
         self.table.new_search();
-        // Past this depth every line ends in a position valued exactly.
-        let end = moves_to_exact(position, self.endgame_in_use());
         let mut context = self.context(limits, started, no_pass);
+        let end = moves_to_end(position);
         let max_depth = limits.depth.unwrap_or(u32::MAX).min(end).max(1);
         let legal = position.legal_moves();
         let mut result = SearchResult {

@@ -66,9 +66,6 @@ pub struct Context<'a, E: Evaluator> {
     /// When stopped, the root hands back its best move among those it finished
     /// ([`super::Limits::unfinished`]).
     pub(super) unfinished_root: bool,
-    /// Positions at most this many moves from the end are valued exactly (0: none but full
-    /// boards; [`super::Searcher::set_endgame`]).
-    pub(super) endgame: u32,
 }
 
 impl<E: Evaluator> Context<'_, E> {
@@ -142,24 +139,14 @@ impl<E: Evaluator> Context<'_, E> {
     }
 
     /// Counts a visit to `position`, and its value where the search ends there whatever the
-    /// depth: 0 once out of budget (callers discard it), the score of a full board, the exact
-    /// value of a position at most [`Context::endgame`] moves from the end.
+    /// depth: 0 once out of budget (callers discard it), the score of a full board.
     #[inline]
     fn enter(&mut self, position: &Position) -> Option<f64> {
         self.nodes += 1;
         if self.out_of_budget() {
             return Some(0.0);
         }
-        if position.is_over() {
-            return Some(position.score() as f64);
-        }
-        if self.endgame > 0 && super::moves_to_end(position) <= self.endgame {
-            return Some(
-                self.cache
-                    .get_or_insert(position, || super::endgame::exact_value(position)),
-            );
-        }
-        None
+        position.is_over().then(|| position.score() as f64)
     }
 
     /// [`Context::search`] of `child`, which `parent` becomes by `mv`, at depth 0: its
