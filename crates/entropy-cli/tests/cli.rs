@@ -656,7 +656,9 @@ fn train_tables_writes_a_model_the_search_plays_and_refuses_bad_settings() {
     };
     assert_eq!(without(&next, &next_line), without(&second, &second_line));
     // The fourth's leaves are the third's tables, as a run with `--leaves` of them would have.
-    let third = std::fs::read(dir.join("all/tables.gen3.bin")).unwrap();
+    let third_path = dir.join("all/tables.gen3.bin");
+    let third_path = third_path.to_str().unwrap();
+    let third = std::fs::read(third_path).unwrap();
     let (third_line, _) = made_by(&third);
     assert!(
         third_line.ends_with("--weights trained --generations 3"),
@@ -670,8 +672,6 @@ fn train_tables_writes_a_model_the_search_plays_and_refuses_bad_settings() {
     );
     let again_path = dir.join("t/again.bin");
     let again_path = again_path.to_str().unwrap();
-    let third_path = dir.join("all/tables.gen3.bin");
-    let third_path = third_path.to_str().unwrap();
     train(again_path, &["--leaves", third_path, "--generations", "1"]);
     let again = std::fs::read(again_path).unwrap();
     let (again_line, _) = made_by(&again);
