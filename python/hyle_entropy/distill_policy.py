@@ -2,9 +2,9 @@
 policy, ``ppo_policy``) trained on ``entropy teacher-data``'s decisions, so that PPO can go on
 from what it was taught (``train_ppo``).
 
-Each decision of the teacher data gives the network's input (the learning environment's
-observation of the position, computed here through ``EntropyVecEnv.set_state``), a soft policy
-target and a value target:
+Each decision of the teacher data gives the network's input (the learning environment's read
+observation of the position, computed here through ``EntropyVecEnv.set_state``, its flag set
+where the teacher read its opponent as greedy), a soft policy target and a value target:
 
 - **policy**: the searcher's best moves, each weighted by ``exp(-(points it loses against the
   best) / temperature)`` (the searcher cannot tell apart moves a few hundredths of a point
@@ -41,7 +41,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from hyle_entropy.ppo_policy import ACTIONS, EntropyPolicy, evaluate, export_weights, observation_name
+from hyle_entropy.ppo_policy import ACTIONS, EntropyPolicy, evaluate, export_weights
 
 # The value is the score still to come over this (train_ppo's rewards: shaping 0.5 over 25).
 VALUE_SCALE = 50.0
@@ -61,6 +61,7 @@ class TeacherData:
     positions: List[str]  # position texts
     actions: List[np.ndarray]  # the best moves' actions, best first
     values: List[np.ndarray]  # Order's expected final score after each
+    greedy: np.ndarray  # (n,) whether the teacher read its opponent as greedy there
     settings: str = ""  # the file's settings line (the teacher-data command's options)
 
     def __len__(self) -> int:
@@ -74,6 +75,7 @@ class TeacherData:
             [self.positions[i] for i in index],
             [self.actions[i] for i in index],
             [self.values[i] for i in index],
+            self.greedy[index],
             self.settings,
         )
 
@@ -86,7 +88,7 @@ def held_out(data: TeacherData) -> np.ndarray:
 def read_teacher(path: Path) -> TeacherData:
     """Reads ``entropy teacher-data``'s file (its settings line, decisions, ``end`` lines). A
     last game without its ``end`` line (an interrupted run) is left out."""
-    games, finals, positions, actions, values = [], [], [], [], []
+    games, finals, positions, actions, values, greedy = [], [], [], [], [], []
     pending: list = []
     settings = ""
     with open(path) as f:
@@ -99,13 +101,17 @@ def read_teacher(path: Path) -> TeacherData:
                 continue
             if line.startswith("end "):
                 for entry in pending:
-                    for column, value in zip((games, finals, positions, actions, values), entry):
+                    for column, value in zip((games, finals, positions, actions, values, greedy), entry):
                         column.append(value)
                 pending = []
                 continue
             try:
                 head, position = line.split(" | ")
-                game, final, _played, moves = head.split(" ")
+                fields = head.split(" ")
+                read = len(fields) == 5 and fields[4] == "greedy"
+                if read:
+                    fields = fields[:4]
+                game, final, _played, moves = fields
                 pairs = [pair.split(":") for pair in moves.split(",")]
                 entry = (
                     int(game),
@@ -113,11 +119,12 @@ def read_teacher(path: Path) -> TeacherData:
                     position,
                     np.array([int(a) for a, _ in pairs], dtype=np.int64),
                     np.array([float(v) for _, v in pairs], dtype=np.float32),
+                    read,
                 )
             except ValueError as error:
                 raise ValueError(f"{path} line {number}: not a teacher decision ({error}): {line[:80]!r}") from None
             pending.append(entry)
-    return TeacherData(np.array(games), np.array(finals, dtype=np.float32), positions, actions, values, settings)
+    return TeacherData(np.array(games), np.array(finals, dtype=np.float32), positions, actions, values, np.array(greedy, dtype=bool), settings)
 
 
 def soft_targets(data: TeacherData, index: Sequence[int], temperature: float) -> torch.Tensor:
@@ -149,7 +156,7 @@ class Observations:
         for start in range(0, n, batch):
             rows = range(start, min(start + batch, n))
             for slot, i in enumerate(rows):
-                env.set_state(slot, data.positions[i])
+                env.set_state(slot, data.positions[i], bool(data.greedy[i]))
                 self.scores[i] = env.native.score(slot)
                 self.order[i] = data.positions[i].endswith(" slide")
             self.observations[rows.start : rows.stop] = env.observations[: len(rows)]
@@ -257,8 +264,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     train_index, test_index = np.flatnonzero(~held), np.flatnonzero(held)
     if len(train_index) == 0 or len(test_index) == 0:
         parser.error(f"{args.data}: too few games to hold one in ten out (games numbered 0 are held out)")
-    policy = EntropyPolicy(channels=args.channels, blocks=args.blocks, hidden=args.hidden, evals=1, eval_start=args.eval_start)
-    observer = Observations(data, observation_name(False, False, True))
+    policy = EntropyPolicy(channels=args.channels, blocks=args.blocks, hidden=args.hidden, read=1, eval_start=args.eval_start)
+    observer = Observations(data, policy.observation())
     optimizer = torch.optim.Adam(policy.parameters(), lr=args.rate)
     args.out.mkdir(parents=True, exist_ok=True)
     rng = np.random.default_rng(args.seed)

@@ -31,6 +31,13 @@ PuffeRL's speed on 2 cores is the point:
   to the exact value when it leaves two empty cells or fewer (the environment computes it; the
   weight starts at 0, so the untrained policy is still the random bot, or at ``eval_start``
   logits per point, so that it plays as ``search:depth=1`` does).
+- **Reading the opponent** (the read observation only): the environment watches the opponent
+  as the Rust bot does and sets a flag while it plays as the greedy bot. The flag is one more
+  scalar (the first layer's bias, the pass and the value see it), and while it is set, each
+  placement's logit gains a learned weight times what the placement does to the same valuation
+  once greedy Order has replied to it, and a second weight times its plain evaluation change
+  (starting at ``eval_start`` against it: Chaos then plays its exact one-move lookahead against
+  a greedy Order). One network for every opponent: the reading is an input, not a switch.
 """
 
 from __future__ import annotations
@@ -61,28 +68,32 @@ STAGES = 4  # the game in quarters, for the line tables
 LINE_SCALE = 10.0
 OBSERVATION_SIZE = PLANES_SIZE + ACTIONS  # 1040
 EVALS_SIZE = ACTIONS  # the evals observation after the lines: each action's evaluation change
+READ_SIZE = 1 + CELLS  # the read observation after the evals: the flag, each placement's change after greedy's reply
 # The weight on each action's evaluation change is its parameter times this (as LINE_SCALE):
 # one logit per point of the evaluation is a parameter of 1, reached in a few hundred updates.
 EVAL_SCALE = 10.0
 
 
-def observation_size(gains: bool, lines: bool = False, evals: bool = False) -> int:
+def observation_size(gains: bool, lines: bool = False, evals: bool = False, read: bool = False) -> int:
     """Values per row the policy reads: the planes, the gains if it reads them (the lines
     observation includes them), the lines if it reads them (the evals observation includes
-    them), the evaluation changes if it reads them, the mask."""
+    them), the evaluation changes if it reads them (the read observation includes them), the
+    reading of the opponent if it reads it, the mask."""
+    evals = evals or read
     lines = lines or evals
     return (
         PLANES_SIZE
         + (GAINS_SIZE if gains or lines else 0)
         + (LINES_SIZE if lines else 0)
         + (EVALS_SIZE if evals else 0)
+        + (READ_SIZE if read else 0)
         + ACTIONS
     )
 
 
-def observation_name(gains: bool, lines: bool = False, evals: bool = False) -> str:
+def observation_name(gains: bool, lines: bool = False, evals: bool = False, read: bool = False) -> str:
     """The environment's name for the observation a policy reads."""
-    return "evals" if evals else "lines" if lines else "gains" if gains else "planes"
+    return "read" if read else "evals" if evals else "lines" if lines else "gains" if gains else "planes"
 SCALARS = COLOURS + COLOURS + 2  # bag, drawn colour one-hot, phase, progress
 ILLEGAL = -1e9
 
@@ -163,21 +174,25 @@ class EntropyPolicy(nn.Module):
         lines: int = 0,
         evals: int = 0,
         eval_start: int = 0,
+        read: int = 0,
     ):
         super().__init__()
         self.channels, self.blocks_count, self.hidden = channels, blocks, hidden
         self.eval_start = eval_start
-        # The evals observation holds the lines, and the lines the gains.
-        self.evals = bool(evals)
-        self.lines = bool(lines or evals)
+        # The read observation holds the evals, the evals the lines, and the lines the gains.
+        self.read = bool(read)
+        self.evals = bool(evals or read)
+        self.lines = bool(lines or self.evals)
         self.gains = bool(gains or self.lines)
         inputs = COLOURS + 1 + 1 + 8 * (SIZE - 1) + (3 if self.gains else 0)
         self.stem = nn.Linear(inputs, channels)
-        self.scalars = nn.Linear(SCALARS, channels)
+        # The read observation's flag is one more scalar: the trunk and the value see it too.
+        scalars = SCALARS + (1 if self.read else 0)
+        self.scalars = nn.Linear(scalars, channels)
         self.blocks = nn.ModuleList([LineMix(channels, channels) for _ in range(blocks)])
         self.heads = LineMix(channels, 1 + 2 * COLOURS)  # placement, arrival, leaving
-        self.passing = nn.Linear(channels + SCALARS, 1)
-        self.value = nn.Sequential(nn.Linear(channels + SCALARS, hidden), nn.ReLU(), nn.Linear(hidden, 1))
+        self.passing = nn.Linear(channels + scalars, 1)
+        self.value = nn.Sequential(nn.Linear(channels + scalars, hidden), nn.ReLU(), nn.Linear(hidden, 1))
         # With gains: a learned weight on each action's own gain (placement now, Order's best
         # reply to it, slide now), added to the logits the trunk gives.
         self.gain_weights = nn.Parameter(torch.zeros(3))
@@ -187,6 +202,11 @@ class EntropyPolicy(nn.Module):
         # as `search:depth=1` does (softly), and PPO learns what that misses.
         if self.evals:
             self.eval_weights = nn.Parameter(torch.tensor([-float(eval_start), float(eval_start)]))
+        # With read: Chaos's weights, while Order reads as greedy, on each placement's change
+        # after greedy's reply and on its plain change: from `eval_start` the second cancels
+        # the evals' term and the first puts the exact lookahead against greedy in its place.
+        if self.read:
+            self.read_weights = nn.Parameter(torch.tensor([-float(eval_start), float(eval_start)]))
         # With lines: a table per player to move, quarter of the game, class of line and line
         # pattern. A move's logit gains the table's values of its lines after it less their
         # values now (the n-tuple evaluation's afterstate difference, learned by PPO); the
@@ -226,7 +246,16 @@ class EntropyPolicy(nn.Module):
             "lines": int(self.lines),
             "evals": int(self.evals),
             "eval_start": self.eval_start,
+            "read": int(self.read),
         }
+
+    def observation(self) -> str:
+        """The environment's name for the observation the policy reads."""
+        return observation_name(self.gains, self.lines, self.evals, self.read)
+
+    def observation_width(self) -> int:
+        """Values per row the policy reads, the mask included."""
+        return observation_size(self.gains, self.lines, self.evals, self.read)
 
     def logits_and_value(self, observations: torch.Tensor) -> Tuple[torch.Tensor, torch.Tensor]:
         """``(n, observation_size(gains, lines))`` observations to ``(n, 638)`` masked logits and
@@ -242,6 +271,9 @@ class EntropyPolicy(nn.Module):
         drawn_number = torch.round(drawn_scalar * SIZE)  # (n, 1)
         drawn = (drawn_number == self.numbers).float()  # one-hot (n, colours)
         scalars = torch.cat([bag, drawn, phase_progress], dim=1)
+        if self.read:
+            flag_at = PLANES_SIZE + GAINS_SIZE + LINES_SIZE + EVALS_SIZE
+            scalars = torch.cat([scalars, obs[:, flag_at : flag_at + 1]], dim=1)
         holds_drawn = ((number == drawn_number) & (drawn_number > 0)).float()
         # Every cell's partners along its lines (off the board: -1, which no colour equals).
         padded = torch.cat([number, -torch.ones_like(number[:, :1])], dim=1)
@@ -282,7 +314,13 @@ class EntropyPolicy(nn.Module):
             order = phase_progress[:, 0:1]  # 1 when Order is to move
             weight = order * self.eval_weights[1] + (1 - order) * self.eval_weights[0]
             logits = logits + EVAL_SCALE * weight * changes
-        start = observation_size(self.gains, self.lines, self.evals) - ACTIONS
+            if self.read:
+                flag = obs[:, start + EVALS_SIZE : start + EVALS_SIZE + 1]
+                replies = obs[:, start + EVALS_SIZE + 1 : start + EVALS_SIZE + READ_SIZE]
+                w = self.read_weights
+                term = w[0] * replies + w[1] * changes[:, :CELLS]
+                logits = torch.cat([logits[:, :CELLS] + EVAL_SCALE * flag * term, logits[:, CELLS:]], dim=1)
+        start = self.observation_width() - ACTIONS
         mask = obs[:, start : start + ACTIONS] > 0.5
         logits = torch.where(mask, logits, torch.full_like(logits, ILLEGAL))
         return logits, value
@@ -329,7 +367,7 @@ def export_onnx(policy: EntropyPolicy, path: str) -> None:
     import warnings
 
     policy = policy.eval()
-    example = torch.zeros(1, observation_size(policy.gains, policy.lines, policy.evals))
+    example = torch.zeros(1, policy.observation_width())
     # The TorchScript exporter (dynamo=False) still writes what tract reads; torch 2.9 warns
     # that it is deprecated.
     with warnings.catch_warnings():
@@ -380,7 +418,7 @@ def evaluate(policy: "EntropyPolicy", games: int, opponent: str, seed: int) -> D
             seed=seed,
             autoreset=False,
             mask_in_observation=True,
-            observation=observation_name(policy.gains, policy.lines, policy.evals),
+            observation=policy.observation(),
             # The games on every core: the same results, sooner.
             threads=0,
         )
@@ -407,35 +445,47 @@ def load_policy(path: str) -> EntropyPolicy:
     return policy.eval()
 
 
+def read_flags(policy: EntropyPolicy, observations: torch.Tensor) -> torch.Tensor:
+    """``(n,)``: whether each row's opponent reads as greedy (the read observation's flag; all
+    false for a policy that does not read it)."""
+    if not policy.read:
+        return torch.zeros(observations.shape[0], dtype=torch.bool)
+    return observations[:, PLANES_SIZE + GAINS_SIZE + LINES_SIZE + EVALS_SIZE] > 0.5
+
+
 def write_golden(policy: EntropyPolicy, path: str, games: int = 8, seed: int = 7) -> int:
-    """Writes ``position<TAB>action<TAB>logit`` lines: the policy's most likely legal action and
-    its logit in the positions of ``games`` games of the policy (sampling its moves) against the
-    random bot in each role, leaving out near ties (the two best logits closer than 1e-3),
-    for the Rust bot's same-move test. Returns the number of lines."""
+    """Writes ``position<TAB>action<TAB>logit`` lines (then ``<TAB>greedy`` where the opponent
+    read as greedy): the policy's most likely legal action and its logit in the positions of
+    ``games`` games of the policy (sampling its moves) against the random bot in each role (and
+    against greedy, for a policy that reads its opponent), leaving out near ties (the two best
+    logits closer than 1e-3), for the Rust bot's same-move test. Returns the number of lines."""
     from hyle_entropy.vector import EntropyVecEnv
 
     generator = torch.Generator().manual_seed(seed)
     lines = []
-    for role in ("order", "chaos"):
+    opponents = ("random", "greedy") if policy.read else ("random",)
+    for role, opponent in [(role, opponent) for opponent in opponents for role in ("order", "chaos")]:
         env = EntropyVecEnv(
             num_envs=games,
             role=role,
-            opponent="random",
+            opponent=opponent,
             seed=seed,
             autoreset=False,
             mask_in_observation=True,
-            observation=observation_name(policy.gains, policy.lines, policy.evals),
+            observation=policy.observation(),
         )
         obs = env.reset()
         while not env.terminals.all():
             with torch.no_grad():
                 logits, _ = policy.logits_and_value(torch.from_numpy(obs))
             top = logits.topk(2, dim=1)
+            greedy = read_flags(policy, torch.from_numpy(obs))
             for i in range(games):
                 if env.terminals[i]:
                     continue
                 if float(top.values[i, 0] - top.values[i, 1]) >= 1e-3:
-                    lines.append(f"{env.get_state(i)}\t{int(top.indices[i, 0])}\t{float(top.values[i, 0]):.6f}")
+                    flag = "\tgreedy" if greedy[i] else ""
+                    lines.append(f"{env.get_state(i)}\t{int(top.indices[i, 0])}\t{float(top.values[i, 0]):.6f}{flag}")
             probs = torch.softmax(logits, dim=1)
             actions = torch.multinomial(probs, 1, generator=generator).squeeze(1)
             env.step(actions.numpy())

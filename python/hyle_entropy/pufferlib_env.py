@@ -55,7 +55,7 @@ class EntropyPuffer(_Base):  # type: ignore[misc, valid-type]
         if gymnasium is not None:
             # The gains are signed score changes in tens and the lines pattern numbers; the
             # planes and the mask lie in [0, 1].
-            low, high = (-np.inf, np.inf) if observation in ("gains", "lines", "evals") else (0.0, 1.0)
+            low, high = (-np.inf, np.inf) if observation in ("gains", "lines", "evals", "read") else (0.0, 1.0)
             self.single_observation_space = gymnasium.spaces.Box(low, high, shape=(obs_size,), dtype=np.float32)
             self.single_action_space = gymnasium.spaces.Discrete(action_count(size))
         self.render_mode = render_mode

@@ -165,7 +165,7 @@ def final_agreement(args: argparse.Namespace) -> Tuple[float, float]:
     data = distill_policy.read_teacher(args.out / "teacher.txt")
     held_out = data.subset(np.flatnonzero(distill_policy.held_out(data)))
     policy = load_policy(str(args.out / "ppo" / "policy.pt"))
-    observer = distill_policy.Observations(held_out, observation_name(policy.gains, policy.lines, policy.evals))
+    observer = distill_policy.Observations(held_out, policy.observation())
     # The distillation's own settings: the same targets as its held-out figures.
     settings = distill_policy.arguments().parse_args(["--data", str(args.out / "teacher.txt")])
     _, agreement, value_error = distill_policy.run_pass(policy, held_out, np.arange(len(held_out)), observer, settings)

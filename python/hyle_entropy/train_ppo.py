@@ -194,11 +194,11 @@ def plot_curve(rows: List[Dict[str, Any]], path: Path, trainer: str = "PuffeRL")
 
 
 def policy_settings(config: Dict[str, Dict[str, Any]]) -> Dict[str, int]:
-    """The policy's constructor arguments: [policy], and whether it reads the gains or the
-    lines (which hold the gains)."""
+    """The policy's constructor arguments: [policy], and which of the gains, the lines, the
+    evaluation changes and the reading of the opponent it reads (each holds the ones before)."""
     observation = str(config["env"]["observation"])
-    if observation not in ("planes", "gains", "lines", "evals"):
-        raise SystemExit(f"train_ppo: env.observation {observation!r}: use planes, gains, lines or evals")
+    if observation not in ("planes", "gains", "lines", "evals", "read"):
+        raise SystemExit(f"train_ppo: env.observation {observation!r}: use planes, gains, lines, evals or read")
     for key, value in config["policy"].items():
         if not isinstance(value, int):
             raise SystemExit(f"train_ppo: policy.{key} {value!r}: use a whole number")
@@ -206,8 +206,9 @@ def policy_settings(config: Dict[str, Dict[str, Any]]) -> Dict[str, int]:
     return dict(
         settings,
         gains=int(observation != "planes"),
-        lines=int(observation in ("lines", "evals")),
-        evals=int(observation == "evals"),
+        lines=int(observation in ("lines", "evals", "read")),
+        evals=int(observation in ("evals", "read")),
+        read=int(observation == "read"),
     )
 
 
@@ -224,7 +225,7 @@ def policy_parameters(policy: Any) -> Dict[str, Any]:
     """The parameters that shape only the logits: the heads, the pass, the gains', evaluation's
     and line tables' weights. The heads start at zero, so while these stay as they started the
     trunk and the value learn and the policy plays as it started."""
-    names = ("heads.", "passing.", "gain_weights", "eval_weights", "line_policy")
+    names = ("heads.", "passing.", "gain_weights", "eval_weights", "read_weights", "line_policy")
     return {name: p for name, p in policy.named_parameters() if name.startswith(names)}
 
 
@@ -364,6 +365,8 @@ def main(argv: Optional[List[str]] = None) -> int:
             print(f"train_ppo: --init {args.init}: no such file", file=sys.stderr)
             return 2
         policy = load_policy(str(args.init)).train()
+        # The environment writes the observation the policy reads, whatever the config says.
+        config["env"]["observation"] = policy.observation()
     else:
         policy = EntropyPolicy(**policy_settings(config))
     warmup = critic_steps(config)

@@ -20,8 +20,8 @@ def action_count(size: int = 7) -> int:
 
 
 def observation_size(size: int = 7, observation: str = "planes") -> int:
-    """Values per observation without a mask: 402 planes, 1137 gains, 3062 lines, 3700 evals or
-    59 compact bytes on 7x7."""
+    """Values per observation without a mask: 402 planes, 1137 gains, 3062 lines, 3700 evals,
+    3750 read or 59 compact bytes on 7x7."""
     cells = size * size
     if observation == "planes":
         return size * cells + cells + size + 3
@@ -31,9 +31,11 @@ def observation_size(size: int = 7, observation: str = "planes") -> int:
         return observation_size(size, "gains") + 2 * size + 3 * (cells + cells * 2 * (size - 1))
     if observation == "evals":
         return observation_size(size, "lines") + action_count(size)
+    if observation == "read":
+        return observation_size(size, "evals") + 1 + cells
     if observation == "compact":
         return cells + size + 3
-    raise ValueError(f"observation {observation!r}: use 'planes', 'gains', 'lines', 'evals' or 'compact'")
+    raise ValueError(f"observation {observation!r}: use 'planes', 'gains', 'lines', 'evals', 'read' or 'compact'")
 
 
 class EntropyVecEnv:
@@ -60,7 +62,11 @@ class EntropyVecEnv:
             then what each move does to the score now: 1137 floats), ``"lines"`` (the gains,
             then every line's pattern now and the patterns of the lines each move changes,
             after it: 3062 floats), ``"evals"`` (the lines, then what each action does to the
-            engine's linear evaluation, in tens of points: 3700 floats) or ``"compact"`` (bytes).
+            engine's linear evaluation, in tens of points: 3700 floats), ``"read"`` (the evals,
+            then 1 while the agent reads its opponent as the greedy bot, watching its moves as
+            the Rust bot ``policy`` does, and then what each placement does to the same
+            valuation after greedy Order's reply: 3750 floats; single-agent games read, and
+            ``set_state`` sets the flag) or ``"compact"`` (bytes).
         mode: ``"single"`` (one agent against the opponent) or ``"selfplay"`` (agents ``2i`` and
             ``2i + 1`` are game i's Chaos and Order; the one not to move has an empty mask).
         mask_in_observation: append the mask to each observation (for trainers without masks).
@@ -188,9 +194,11 @@ class EntropyVecEnv:
         """Game i as a position text, e.g. ``'1....../......./... slide'``."""
         return self.native.get_state(i)
 
-    def set_state(self, i: int, state: str) -> None:
-        """Sets game i from a position text in which a player is to move."""
-        self.native.set_state(i, state)
+    def set_state(self, i: int, state: str, greedy: bool = False) -> None:
+        """Sets game i from a position text in which a player is to move; ``greedy``: whether
+        the player to move reads its opponent as greedy there (the ``"read"`` observation's
+        flag)."""
+        self.native.set_state(i, state, greedy)
 
     def render(self, i: int = 0, mode: str = "ansi") -> Any:
         """Game i as ANSI text (``mode="ansi"``) or an RGB array (``mode="rgb_array"``)."""

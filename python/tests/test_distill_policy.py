@@ -17,7 +17,7 @@ from hyle_entropy.vector import EntropyVecEnv  # noqa: E402
 def teacher_file(path, games=20, seed=5):
     """A teacher-data file over random games whose teacher plays as the untrained policy (the
     one-move lookahead) does as Order and as it least would as Chaos; its next moves are
-    valued a point worse each."""
+    valued a point worse each. Game 1's Chaos decisions read their opponent as greedy."""
     from hyle_entropy.ppo_policy import EVALS_SIZE, GAINS_SIZE, LINES_SIZE, PLANES_SIZE
 
     start = PLANES_SIZE + GAINS_SIZE + LINES_SIZE
@@ -41,7 +41,8 @@ def teacher_file(path, games=20, seed=5):
         final = int(env.native.score(0))
         for position, top, values in decisions:
             moves = ",".join(f"{a}:{v:.2f}" for a, v in zip(top, values))
-            lines.append(f"{game} {final} {top[0]} {moves} | {position}")
+            greedy = " greedy" if game == 1 and not position.endswith(" slide") else ""
+            lines.append(f"{game} {final} {top[0]} {moves}{greedy} | {position}")
         lines.append(f"end {game}")
     path.write_text("\n".join(lines) + "\n")
 
@@ -63,6 +64,14 @@ def test_teacher_lines_read_back_and_give_soft_and_value_targets(tmp_path):
     observer = distill_policy.Observations(data, "evals", batch=4)
     obs, scores, order = observer(np.arange(3))
     assert obs.shape[0] == 3 and scores.shape == (3,)
+    # The reading: game 1's placements, and the read observation's flag set where it is.
+    from hyle_entropy.ppo_policy import EVALS_SIZE, GAINS_SIZE, LINES_SIZE, PLANES_SIZE
+
+    chaos = np.array([not p.endswith(" slide") for p in data.positions])
+    assert np.array_equal(data.greedy, (data.games == 1) & chaos)
+    read = distill_policy.Observations(data, "read", batch=4)
+    flags, _, _ = read(np.arange(len(data)))
+    assert np.array_equal(flags[:, PLANES_SIZE + GAINS_SIZE + LINES_SIZE + EVALS_SIZE].numpy() == 1.0, data.greedy)
     values = distill_policy.value_targets(data, [0, 1, 2], scores, order, mix=0.0)
     expected = (np.array([data.values[i][0] for i in range(3)]) - scores) / distill_policy.VALUE_SCALE
     assert np.allclose(values[:, 0].numpy(), np.where(order, expected, -expected), atol=1e-5)
@@ -89,7 +98,7 @@ def test_a_short_distillation_learns_the_teachers_choice_and_writes_its_files(tm
     assert all(0 < float(row["score_as_order"]) and 0 < float(row["conceded_as_chaos"]) for row in rows)
     assert "against greedy" in printed
     policy = load_policy(str(out / "policy.pt"))
-    assert policy.config()["evals"] == 1
+    assert policy.config()["read"] == 1
     assert (out / "policy.bin").read_bytes().startswith(b"entropy policy network 1\n")
     with pytest.raises(SystemExit):
         distill_policy.main(["--data", str(data_path), "--epochs", "0"])

@@ -15,14 +15,15 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from hyle_entropy.ppo_policy import EntropyPolicy, export_weights  # noqa: E402
+from hyle_entropy.ppo_policy import EntropyPolicy, export_weights, read_flags  # noqa: E402
 from hyle_entropy.vector import EntropyVecEnv  # noqa: E402
 
 
 def fixture_policy() -> EntropyPolicy:
-    """The evals policy with every parameter drawn at random (seeded)."""
+    """The read policy (every term of the network) with every parameter drawn at random
+    (seeded)."""
     torch.manual_seed(11)
-    policy = EntropyPolicy(channels=6, blocks=2, hidden=5, evals=1, eval_start=2)
+    policy = EntropyPolicy(channels=6, blocks=2, hidden=5, read=1, eval_start=2)
     with torch.no_grad():
         for name, parameter in policy.named_parameters():
             scale = 0.05 if name.startswith("line_") else 0.5
@@ -31,13 +32,14 @@ def fixture_policy() -> EntropyPolicy:
 
 
 def golden_lines(policy: EntropyPolicy, games: int = 3, seed: int = 7) -> list:
-    """``position<TAB>action<TAB>logit<TAB>mean legal logit<TAB>value`` in the positions of games
-    of the policy (sampling its moves) against the random bot in each role, leaving out near
-    ties (the two best logits closer than 1e-3)."""
+    """``position<TAB>action<TAB>logit<TAB>mean legal logit<TAB>value`` (then ``<TAB>greedy``
+    where the opponent read as greedy) in the positions of games of the policy (sampling its
+    moves) against the random bot and greedy in each role, leaving out near ties (the two best
+    logits closer than 1e-3)."""
     generator = torch.Generator().manual_seed(seed)
     lines = []
-    for role in ("order", "chaos"):
-        env = EntropyVecEnv(num_envs=games, role=role, opponent="random", seed=seed, autoreset=False, mask_in_observation=True, observation="evals")
+    for opponent, role in [(o, r) for o in ("random", "greedy") for r in ("order", "chaos")]:
+        env = EntropyVecEnv(num_envs=games, role=role, opponent=opponent, seed=seed, autoreset=False, mask_in_observation=True, observation=policy.observation())
         obs = env.reset()
         while not env.terminals.all():
             with torch.no_grad():
@@ -45,10 +47,12 @@ def golden_lines(policy: EntropyPolicy, games: int = 3, seed: int = 7) -> list:
             top = logits.topk(2, dim=1)
             legal = torch.from_numpy(env.masks)
             mean = torch.where(legal, logits, torch.zeros_like(logits)).sum(dim=1) / legal.sum(dim=1).clamp(min=1)
+            greedy = read_flags(policy, torch.from_numpy(obs))
             for i in range(games):
                 if env.terminals[i] or float(top.values[i, 0] - top.values[i, 1]) < 1e-3:
                     continue
-                lines.append(f"{env.get_state(i)}\t{int(top.indices[i, 0])}\t{float(top.values[i, 0]):.6f}\t{float(mean[i]):.6f}\t{float(value[i, 0]):.6f}")
+                flag = "\tgreedy" if greedy[i] else ""
+                lines.append(f"{env.get_state(i)}\t{int(top.indices[i, 0])}\t{float(top.values[i, 0]):.6f}\t{float(mean[i]):.6f}\t{float(value[i, 0]):.6f}{flag}")
             probs = torch.softmax(logits, dim=1)
             env.step(torch.multinomial(probs, 1, generator=generator).squeeze(1).numpy())
     return lines
@@ -68,7 +72,7 @@ def test_the_weights_file_lists_every_parameter_in_order(tmp_path):
     header, _, values = data.partition(b"\ndata\n")
     lines = header.decode().splitlines()
     assert lines[0] == "entropy policy network 1"
-    assert lines[1] == "config channels 6 blocks 2 hidden 5 gains 1 lines 1 evals 1 eval_start 2"
+    assert lines[1] == "config channels 6 blocks 2 hidden 5 gains 1 lines 1 evals 1 eval_start 2 read 1"
     assert lines[2] == "# made by: a test"
     names = [line.split()[1] for line in lines if line.startswith("tensor ")]
     assert names == list(policy.state_dict())

@@ -17,7 +17,7 @@ def random_legal(env: EntropyVecEnv, rng: np.random.Generator) -> np.ndarray:
 
 
 @pytest.mark.parametrize("size", [7, 5])
-@pytest.mark.parametrize("observation", ["planes", "gains", "compact"])
+@pytest.mark.parametrize("observation", ["planes", "gains", "read", "compact"])
 def test_shapes_and_dtypes(size, observation):
     env = EntropyVecEnv(num_envs=3, size=size, observation=observation)
     obs = env.reset()

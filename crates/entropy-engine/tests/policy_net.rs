@@ -1,8 +1,9 @@
 //! The policy network in plain Rust (`learned::policy_net`) against PyTorch: in every position
 //! of `tests/data/policy-net-golden.txt` (written with the weights `tests/data/policy-net.bin` by
 //! `python python/tests/test_policy_net_export.py crates/entropy-engine/tests/data`: a small
-//! evals policy with every parameter random), Rust picks PyTorch's action with PyTorch's logit,
-//! and gives the same mean legal logit and value.
+//! policy over the read observation with every parameter random, in games against random and
+//! greedy, the line ending `greedy` where its opponent read as greedy), Rust picks PyTorch's
+//! action with PyTorch's logit, and gives the same mean legal logit and value.
 
 use entropy_core::notation::text::parse_position;
 use entropy_engine::learned::policy_net::{PolicyNet, PolicyOutput, ILLEGAL};
@@ -28,14 +29,17 @@ fn the_rust_forward_pass_gives_pytorchs_moves_logits_and_values() {
     let net = PolicyNet::from_bytes(include_bytes!("data/policy-net.bin")).unwrap();
     assert!(net.provenance().contains("made by: python"));
     let golden = include_str!("data/policy-net-golden.txt");
-    let mut positions = 0;
+    let (mut positions, mut read) = (0, 0);
     for line in golden.lines() {
         let fields: Vec<&str> = line.split('\t').collect();
-        let [position, action, logit, mean, value] = fields[..] else {
-            panic!("a golden line of five fields: {line:?}");
+        let (position, action, logit, mean, value, greedy) = match fields[..] {
+            [p, a, l, m, v] => (p, a, l, m, v, false),
+            [p, a, l, m, v, "greedy"] => (p, a, l, m, v, true),
+            _ => panic!("a golden line of five fields (and `greedy`): {line:?}"),
         };
         let position = parse_position(position).unwrap();
-        let out = net.evaluate(&position).unwrap();
+        read += usize::from(greedy);
+        let out = net.evaluate_reading(&position, greedy).unwrap();
         let (best, best_logit) = best(&out);
         let legal: Vec<f32> = out
             .logits
@@ -51,6 +55,11 @@ fn the_rust_forward_pass_gives_pytorchs_moves_logits_and_values() {
         positions += 1;
     }
     assert!(positions > 100, "{positions} positions");
+    // The reading's terms are tested too: Chaos's decisions against greedy, once read.
+    assert!(
+        read > 20,
+        "{read} of {positions} positions read the opponent as greedy"
+    );
 }
 
 /// The bot `policy` over the golden file's network plays, in every golden position, the move
@@ -60,17 +69,18 @@ fn the_policy_bot_plays_pytorchs_move() {
     use entropy_core::{Phase, Position, Role, Size};
     use entropy_engine::bots::random_move;
     use entropy_engine::learned::actions::move_of;
-    use entropy_engine::learned::policy_move;
+    use entropy_engine::learned::policy_move_reading;
     use entropy_engine::{make_bot, Budget};
     use rand::SeedableRng;
 
     let net = PolicyNet::from_bytes(include_bytes!("data/policy-net.bin")).unwrap();
     for line in include_str!("data/policy-net-golden.txt").lines() {
-        let mut fields = line.split('\t');
-        let position = parse_position(fields.next().unwrap()).unwrap();
-        let action: usize = fields.next().unwrap().parse().unwrap();
+        let fields: Vec<&str> = line.split('\t').collect();
+        let position = parse_position(fields[0]).unwrap();
+        let action: usize = fields[1].parse().unwrap();
+        let greedy = fields.last() == Some(&"greedy");
         assert_eq!(
-            policy_move(&net, &position),
+            policy_move_reading(&net, &position, greedy),
             move_of(&position, action),
             "{line}"
         );
@@ -103,10 +113,14 @@ fn the_shipped_policy_plays_pytorchs_moves() {
         .contains("made by: python -m hyle_entropy.distill_policy"));
     let mut positions = 0;
     for line in include_str!("../weights/policy7-golden.txt").lines() {
-        let [position, action, logit] = line.split('\t').collect::<Vec<_>>()[..] else {
-            panic!("a golden line of three fields: {line:?}");
+        let (position, action, logit, greedy) = match line.split('\t').collect::<Vec<_>>()[..] {
+            [p, a, l] => (p, a, l, false),
+            [p, a, l, "greedy"] => (p, a, l, true),
+            _ => panic!("a golden line of three fields (and `greedy`): {line:?}"),
         };
-        let out = net.evaluate(&parse_position(position).unwrap()).unwrap();
+        let out = net
+            .evaluate_reading(&parse_position(position).unwrap(), greedy)
+            .unwrap();
         let (best, best_logit) = best(&out);
         assert_eq!(best.to_string(), action, "{line}");
         assert!(close(best_logit, logit), "logit {best_logit}: {line}");

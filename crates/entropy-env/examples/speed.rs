@@ -64,7 +64,8 @@ fn main() {
                     ObservationKind::Planes
                     | ObservationKind::Gains
                     | ObservationKind::Lines
-                    | ObservationKind::Evals => Observations::F32(&mut f),
+                    | ObservationKind::Evals
+                    | ObservationKind::Read => Observations::F32(&mut f),
                     ObservationKind::Compact => Observations::U8(&mut b),
                 },
                 masks: &mut masks,

@@ -3,6 +3,8 @@
 
 use entropy_core::{Move, Phase, Position, Role};
 use entropy_engine::bots::random_move;
+use entropy_engine::learned::observation::ObservationKind;
+use entropy_engine::search::GreedyWatch;
 use entropy_engine::{Bot, Budget};
 use rand::Rng;
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -26,6 +28,11 @@ pub(crate) struct Game {
     pub(crate) last_potential: [f32; 2],
     pub(crate) episode_return: f32,
     pub(crate) episode_length: u32,
+    /// The agent's watcher of its opponent (single-agent games over the read observation).
+    pub(crate) watch: GreedyWatch,
+    /// Whether the agent reads its opponent as greedy at its decision now (the read
+    /// observation's flag; false in self-play).
+    pub(crate) greedy: bool,
 }
 
 /// The shaping reward of `role` for the potential's change since its last decision (negated
@@ -65,9 +72,13 @@ impl Game {
                 finished: None,
             };
         };
+        if reads(config) {
+            self.watch.played(&self.position, mv);
+        }
         self.position.play_unchecked(mv);
         self.episode_length += 1;
         advance(self, config.mode);
+        self.read_opponent(config);
         let sign = if self.agent == Role::Order { 1.0 } else { -1.0 };
         let score = self.position.score();
         let mut reward = shaped_reward(self, self.agent, config);
@@ -139,6 +150,16 @@ impl Game {
         }
     }
 
+    /// Watches what the opponent did up to the agent's decision now, for the read
+    /// observation's flag (single-agent games over the read observation only: the watcher
+    /// scans the legal moves, which other observations need not pay for).
+    pub(crate) fn read_opponent(&mut self, config: &EnvConfig) {
+        if reads(config) && !self.position.is_over() {
+            self.watch.observe(&self.position);
+            self.greedy = self.watch.is_greedy();
+        }
+    }
+
     /// The move an action stands for, if legal now.
     pub(crate) fn legal_move(&self, action: i64) -> Option<Move> {
         let action = usize::try_from(action).ok()?;
@@ -179,7 +200,10 @@ impl Game {
         if let Some(opponent) = self.opponent.as_mut() {
             opponent.new_game(config.size, self.agent.opponent());
         }
+        self.watch.reset();
+        self.greedy = false;
         advance(self, config.mode);
+        self.read_opponent(config);
     }
 
     /// Writes this game's observation and mask rows (`rows`: one, or Chaos's and Order's).
@@ -205,9 +229,10 @@ impl Game {
             match &mut rows.observations {
                 Observations::F32(obs) => {
                     let out = &mut obs[row * obs_size..(row + 1) * obs_size];
-                    observation::write_observation(
+                    observation::write_observation_reading(
                         &self.position,
                         config.observation,
+                        self.greedy,
                         &mut out[..plain],
                     );
                     if config.mask_in_observation {
@@ -228,6 +253,11 @@ impl Game {
             }
         }
     }
+}
+
+/// Whether the agent watches its opponent: a single-agent game over the read observation.
+fn reads(config: &EnvConfig) -> bool {
+    config.mode == Mode::Single && config.observation == ObservationKind::Read
 }
 
 /// Plays chance and the opponent until an agent must decide or the game is over.

@@ -26,6 +26,7 @@ pub use entropy_engine::learned::{actions, observation};
 use entropy_core::notation::text::{format_position, parse_position};
 use entropy_core::{derive_seed, Position, Role};
 use entropy_engine::make_bot;
+use entropy_engine::search::GreedyWatch;
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rayon::prelude::*;
@@ -72,6 +73,8 @@ impl VecEnv {
                 last_potential: [0.0; 2],
                 episode_return: 0.0,
                 episode_length: 0,
+                watch: GreedyWatch::new(),
+                greedy: false,
             });
         }
         let pool = match config.threads {
@@ -278,11 +281,14 @@ impl VecEnv {
     }
 
     /// Replaces game i's position (a position text at a decision of the agent to move; in
-    /// single-agent mode the agent takes the role to move) and rewrites its buffers.
+    /// single-agent mode the agent takes the role to move) and rewrites its buffers. `greedy`:
+    /// whether the player to move reads its opponent as greedy there (the read observation's
+    /// flag, until the game's next step; its watcher starts again).
     pub fn set_state(
         &mut self,
         i: usize,
         text: &str,
+        greedy: bool,
         buffers: &mut Buffers<'_>,
     ) -> Result<(), EnvError> {
         self.check(buffers)?;
@@ -302,6 +308,8 @@ impl VecEnv {
         if config.mode == Mode::Single {
             game.agent = role;
         }
+        game.watch.reset();
+        game.greedy = greedy;
         game.last_potential = [config.reward_potential.of(&position); 2];
         let mut rows = split_rows(buffers, self.games.len(), config);
         self.games[i].write(config, &mut rows[i]);

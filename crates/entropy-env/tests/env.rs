@@ -2,8 +2,8 @@
 
 use entropy_core::{Phase, Size};
 use entropy_env::{
-    order_reward, Buffers, EnvConfig, Mode, ObservationKind, Observations, Potential, RoleChoice,
-    VecEnv, WAIT,
+    observation_size, order_reward, Buffers, EnvConfig, Mode, ObservationKind, Observations,
+    Potential, RoleChoice, VecEnv, WAIT,
 };
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -36,7 +36,8 @@ impl Owned {
                 ObservationKind::Planes
                 | ObservationKind::Gains
                 | ObservationKind::Lines
-                | ObservationKind::Evals => Observations::F32(&mut self.observations),
+                | ObservationKind::Evals
+                | ObservationKind::Read => Observations::F32(&mut self.observations),
                 ObservationKind::Compact => Observations::U8(&mut self.bytes),
             },
             masks: &mut self.masks,
@@ -355,19 +356,25 @@ fn states_can_be_set_and_read() {
     let mut env = VecEnv::new(EnvConfig::default()).unwrap();
     let mut owned = Owned::for_env(&env);
     let text = "1....../......./......./......./......./......./....... slide";
-    env.set_state(0, text, &mut owned.buffers(ObservationKind::Planes))
+    env.set_state(0, text, false, &mut owned.buffers(ObservationKind::Planes))
         .unwrap();
     assert_eq!(env.get_state(0).unwrap(), text);
     assert_eq!(env.legal_actions(0).unwrap().len(), 13);
     assert_eq!(env.position(0).unwrap().phase(), Phase::Slide);
     assert_eq!(owned.observations[0], 1.0, "red plane, cell Aa");
     assert!(env
-        .set_state(0, "garbage", &mut owned.buffers(ObservationKind::Planes))
+        .set_state(
+            0,
+            "garbage",
+            false,
+            &mut owned.buffers(ObservationKind::Planes)
+        )
         .is_err());
     assert!(env
         .set_state(
             0,
             &format!("{} draw", ".".repeat(49)),
+            false,
             &mut owned.buffers(ObservationKind::Planes)
         )
         .is_err());
@@ -489,5 +496,58 @@ fn threads_change_no_result() {
                 "{mode:?} on {threads} threads wrote otherwise"
             );
         }
+    }
+}
+
+/// The read observation's flag: a Chaos agent against greedy reads it as greedy after a few of
+/// its moves (as the bot `policy` would), against random never; `set_state` sets it.
+#[test]
+fn the_read_flag_follows_the_opponent() {
+    let flag_at = observation_size(Size::SEVEN, ObservationKind::Evals);
+    for (opponent, reads) in [("greedy", true), ("random", false)] {
+        let config = EnvConfig {
+            num_envs: 4,
+            role: RoleChoice::Chaos,
+            opponent: opponent.to_owned(),
+            observation: ObservationKind::Read,
+            autoreset: false,
+            seed: 3,
+            ..EnvConfig::default()
+        };
+        let width = observation_size(Size::SEVEN, ObservationKind::Read);
+        let (mut env, mut owned) = started(config);
+        assert_eq!(env.observation_size(), width);
+        let actions_per_agent = env.action_count();
+        let mut flagged = 0;
+        for _ in 0..Size::SEVEN.cells() {
+            let actions: Vec<i64> = (0..4)
+                .map(|i| {
+                    let mask = &owned.masks[i * actions_per_agent..(i + 1) * actions_per_agent];
+                    mask.iter().position(|&m| m).map_or(0, |a| a as i64)
+                })
+                .collect();
+            env.step(&actions, &mut owned.buffers(ObservationKind::Read))
+                .unwrap();
+            flagged += (0..4)
+                .filter(|&i| owned.observations[i * width + flag_at] == 1.0)
+                .count();
+        }
+        assert_eq!(
+            flagged > 40,
+            reads,
+            "{opponent}: {flagged} decisions read greedy"
+        );
+    }
+    let mut env = VecEnv::new(EnvConfig {
+        observation: ObservationKind::Read,
+        ..EnvConfig::default()
+    })
+    .unwrap();
+    let mut owned = Owned::for_env(&env);
+    let text = "1....../......./......./......./......./......./....... 2";
+    for greedy in [true, false] {
+        env.set_state(0, text, greedy, &mut owned.buffers(ObservationKind::Read))
+            .unwrap();
+        assert_eq!(owned.observations[flag_at], f32::from(u8::from(greedy)));
     }
 }

@@ -121,7 +121,8 @@ impl PyVecEnv {
             ObservationKind::Planes
             | ObservationKind::Gains
             | ObservationKind::Lines
-            | ObservationKind::Evals => {
+            | ObservationKind::Evals
+            | ObservationKind::Read => {
                 let array = observations
                     .cast::<PyArray2<f32>>()
                     .map_err(|_| value_error("observations must be a float32 2-D array"))?;
@@ -221,7 +222,8 @@ impl PyVecEnv {
             ObservationKind::Planes
             | ObservationKind::Gains
             | ObservationKind::Lines
-            | ObservationKind::Evals => "float32",
+            | ObservationKind::Evals
+            | ObservationKind::Read => "float32",
             ObservationKind::Compact => "uint8",
         }
     }
@@ -321,9 +323,14 @@ impl PyVecEnv {
         self.env.get_state(i).map_err(value_error)
     }
 
-    /// Replaces game i's position by a position text where a player is to move.
-    fn set_state(&mut self, py: Python<'_>, i: usize, text: String) -> PyResult<()> {
-        self.with_buffers(py, move |env, buffers| env.set_state(i, &text, buffers))
+    /// Replaces game i's position by a position text where a player is to move; `greedy`:
+    /// whether the player to move reads its opponent as greedy there (the read observation's
+    /// flag).
+    #[pyo3(signature = (i, text, greedy = false))]
+    fn set_state(&mut self, py: Python<'_>, i: usize, text: String, greedy: bool) -> PyResult<()> {
+        self.with_buffers(py, move |env, buffers| {
+            env.set_state(i, &text, greedy, buffers)
+        })
     }
 
     /// Order's current score in game i.

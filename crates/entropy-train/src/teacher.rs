@@ -5,16 +5,22 @@
 //! The searcher plays itself or another bot (then only its own role's decisions are recorded);
 //! with exploration, the move played is now and then another of its best moves or a random
 //! one, so that the positions are not all the searcher's own line (the positions a network
-//! that plays a little differently reaches). A game depends on its number, its deal and the
+//! that plays a little differently reaches). Against another bot the teacher watches it as the
+//! `policy` agent does ([`GreedyWatch`]) and records the reading with each decision; as Chaos,
+//! once Order reads as greedy, it searches as the default bot then does (Order assumed greedy
+//! below the root, the hand weights at the leaves), so a network over the read observation
+//! learns what to do against greedy from the same teacher. A game depends on its number, its deal and the
 //! settings alone, so the data are the same on any number of threads, and they are kept with
 //! [`crate::saved`] as the games end, so a long run resumes.
 
 use entropy_core::notation::text::{format_position, parse_position};
 use entropy_core::{Colour, Move, Phase, Position, Role, Size};
 use entropy_engine::bots::random_move;
-use entropy_engine::eval::Evaluator;
+use entropy_engine::eval::{Calibration, LinearEval};
 use entropy_engine::learned::actions::{action_of, move_of};
-use entropy_engine::search::{Limits, Searcher};
+use entropy_engine::learned::BotEval;
+use entropy_engine::search::model::OpponentModel;
+use entropy_engine::search::{GreedyWatch, Limits, Searcher};
 use entropy_engine::{Bot, Budget};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -67,6 +73,9 @@ pub struct TeacherDecision {
     pub played: Move,
     /// The game's final score.
     pub final_score: u32,
+    /// Whether the teacher read its opponent as greedy at this decision (what the `policy`
+    /// agent's watcher would have read there).
+    pub greedy: bool,
 }
 
 impl TeacherDecision {
@@ -81,9 +90,9 @@ impl SavedLine for TeacherDecision {
         self.game
     }
 
-    /// `GAME FINAL PLAYED ACTION:VALUE,... | POSITION`: moves as the learning environment's
-    /// action numbers (`learned::actions`), values in points to two decimals, the position in
-    /// the text notation.
+    /// `GAME FINAL PLAYED ACTION:VALUE,...[ greedy] | POSITION`: moves as the learning
+    /// environment's action numbers (`learned::actions`), values in points to two decimals,
+    /// `greedy` where the opponent read as greedy, the position in the text notation.
     fn to_line(&self) -> String {
         let size = self.position.size();
         let action = |mv: Move| action_of(size, mv).expect("a player's move has an action");
@@ -93,11 +102,12 @@ impl SavedLine for TeacherDecision {
             .map(|&(mv, value)| format!("{}:{value:.2}", action(mv)))
             .collect();
         format!(
-            "{} {} {} {} | {}",
+            "{} {} {} {}{} | {}",
             self.game,
             self.final_score,
             action(self.played),
             moves.join(","),
+            if self.greedy { " greedy" } else { "" },
             format_position(&self.position)
         )
     }
@@ -110,8 +120,12 @@ impl SavedLine for TeacherDecision {
             return Err(bad("no player to move"));
         }
         let fields: Vec<&str> = head.split(' ').collect();
-        let [game, final_score, played, moves] = fields[..] else {
-            return Err(bad("not four fields before the position"));
+        let (game, final_score, played, moves, greedy) = match fields[..] {
+            [game, final_score, played, moves] => (game, final_score, played, moves, false),
+            [game, final_score, played, moves, "greedy"] => {
+                (game, final_score, played, moves, true)
+            }
+            _ => return Err(bad("not four fields (and `greedy`) before the position")),
         };
         let legal = |action: &str| -> Result<Move, String> {
             let action: usize = action.parse().map_err(|_| bad("an action not a number"))?;
@@ -133,6 +147,7 @@ impl SavedLine for TeacherDecision {
             played: legal(played)?,
             moves,
             position,
+            greedy,
         })
     }
 }
@@ -145,11 +160,44 @@ pub enum Opponent<'a> {
     Bot(&'a mut dyn Bot, Role),
 }
 
+/// What the teacher's searcher assumes of a greedy Order and values its leaves with while it
+/// reads one: as the default bot does (`bots::SearchBot`), so that the data teach what it plays.
+struct AgainstGreedy {
+    /// The evaluation not in use (the hand weights until they stand in).
+    other: Option<BotEval>,
+    in_use: bool,
+}
+
+impl AgainstGreedy {
+    fn new() -> AgainstGreedy {
+        let hand = LinearEval::hand().with_calibration(Some(Calibration::hand_vs_greedy()));
+        AgainstGreedy {
+            other: Some(BotEval::Linear(hand)),
+            in_use: false,
+        }
+    }
+
+    /// Searches Order as greedy with the hand weights (`on`), or as any player with the
+    /// searcher's own evaluation.
+    fn set(&mut self, searcher: &mut Searcher<BotEval>, on: bool) {
+        searcher.set_model(OpponentModel {
+            greedy_order: on,
+            ..OpponentModel::default()
+        });
+        if on != self.in_use {
+            if let Some(other) = self.other.take() {
+                self.other = Some(searcher.replace_eval(other));
+                self.in_use = on;
+            }
+        }
+    }
+}
+
 /// Plays game `game` on the chips of `deal` (drawn in its order), the teacher's decisions
 /// analysed by `searcher` (its table cleared first), and returns the teacher's decisions. An
 /// error names an opponent's illegal move.
-pub fn teacher_game<E: Evaluator>(
-    searcher: &mut Searcher<E>,
+pub fn teacher_game(
+    searcher: &mut Searcher<BotEval>,
     config: &TeacherConfig,
     game: usize,
     deal: &[Colour],
@@ -160,9 +208,12 @@ pub fn teacher_game<E: Evaluator>(
     let mut drawn = deal.iter().copied();
     let mut decisions = Vec::new();
     searcher.clear();
+    let mut watch = GreedyWatch::new();
+    let mut against_greedy = AgainstGreedy::new();
     if let Opponent::Bot(bot, teacher) = &mut opponent {
         bot.new_game(position.size(), teacher.opponent());
     }
+    let watching = matches!(opponent, Opponent::Bot(..));
     while !position.is_over() {
         let role = position.phase().role();
         let mv = match (&mut opponent, role) {
@@ -178,23 +229,34 @@ pub fn teacher_game<E: Evaluator>(
                 mv
             }
             _ => {
+                if watching {
+                    watch.observe(&position);
+                }
+                let greedy = watching && watch.is_greedy();
+                let chaos = matches!(position.phase(), Phase::Place(_));
+                against_greedy.set(searcher, greedy && chaos);
                 let analysis =
                     searcher.analyse(&position, Limits::nodes(config.nodes), config.top, None);
                 let moves: Vec<(Move, f64)> =
                     analysis.moves.iter().map(|m| (m.mv, m.value)).collect();
                 let played = explore(&position, &moves, config, &mut rng);
+                if watching {
+                    watch.played(&position, played);
+                }
                 decisions.push(TeacherDecision {
                     game,
                     position,
                     moves,
                     played,
                     final_score: 0,
+                    greedy,
                 });
                 played
             }
         };
         position.play_unchecked(mv);
     }
+    against_greedy.set(searcher, false);
     let score = position.score();
     for decision in &mut decisions {
         decision.final_score = score;
@@ -234,7 +296,7 @@ fn explore(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use entropy_engine::eval::LinearEval;
+    use entropy_engine::eval::Evaluator;
 
     fn deal(seed: u64) -> Vec<Colour> {
         entropy_arena::deal::shuffled_bag(Size::SEVEN, seed)
@@ -252,7 +314,7 @@ mod tests {
 
     #[test]
     fn a_self_play_game_records_every_decision_and_reads_back() {
-        let mut searcher = Searcher::new(LinearEval::trained(), 1);
+        let mut searcher = Searcher::new(BotEval::Linear(LinearEval::trained()), 1);
         let game = teacher_game(&mut searcher, &config(), 3, &deal(3), Opponent::SelfPlay).unwrap();
         // Every placement and every slide but after the last chip (the board is full).
         assert_eq!(game.len(), 2 * Size::SEVEN.cells() - 1);
@@ -274,7 +336,7 @@ mod tests {
 
     #[test]
     fn against_a_bot_only_the_teachers_role_is_recorded() {
-        let mut searcher = Searcher::new(LinearEval::trained(), 1);
+        let mut searcher = Searcher::new(BotEval::Linear(LinearEval::trained()), 1);
         let mut greedy = entropy_engine::make_bot("greedy", 1).unwrap();
         let opponent = Opponent::Bot(greedy.as_mut(), Role::Chaos);
         let game = teacher_game(&mut searcher, &config(), 0, &deal(0), opponent).unwrap();
@@ -285,13 +347,42 @@ mod tests {
     }
 
     #[test]
+    fn as_chaos_the_teacher_reads_a_greedy_order_and_records_it() {
+        let mut searcher = Searcher::new(BotEval::Linear(LinearEval::trained()), 1);
+        let mut greedy = entropy_engine::make_bot("greedy", 2).unwrap();
+        let opponent = Opponent::Bot(greedy.as_mut(), Role::Chaos);
+        let game = teacher_game(&mut searcher, &config(), 2, &deal(2), opponent).unwrap();
+        // Not before a few of Order's moves are watched, and then for most of the game.
+        assert!(!game[0].greedy);
+        let read = game.iter().filter(|d| d.greedy).count();
+        assert!(
+            read >= game.len() / 2,
+            "read greedy at {read} of {}",
+            game.len()
+        );
+        for decision in game.iter().filter(|d| d.greedy) {
+            let line = decision.to_line();
+            assert!(line.contains(" greedy | "), "{line}");
+            let back = TeacherDecision::from_line(&line).unwrap();
+            assert!(back.greedy);
+            assert_eq!(back.to_line(), line);
+        }
+        // The searcher is left as it was found: its own evaluation, no model.
+        assert_eq!(searcher.model(), OpponentModel::default());
+        let position = game[game.len() / 2].position;
+        let own = LinearEval::trained().evaluate(&position);
+        assert_eq!(searcher.eval().evaluate(&position), own);
+    }
+
+    #[test]
     fn bad_lines_are_errors_naming_what_is_wrong() {
-        let mut searcher = Searcher::new(LinearEval::trained(), 1);
+        let mut searcher = Searcher::new(BotEval::Linear(LinearEval::trained()), 1);
         let game = teacher_game(&mut searcher, &config(), 1, &deal(1), Opponent::SelfPlay).unwrap();
         let line = game[5].to_line();
         for (bad, says) in [
             (line.replace(" | ", " "), "no ` | `"),
             (line.replacen(' ', " x ", 1), "not four fields"),
+            (line.replace(" | ", " greed | "), "not four fields"),
             (format!("x{line}"), "the game not a number"),
             (line.replace(':', ";"), "a move's value"),
         ] {

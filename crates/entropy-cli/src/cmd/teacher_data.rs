@@ -19,12 +19,15 @@ use entropy_train::teacher::{teacher_game, Opponent, TeacherConfig};
 /// expected final score after each (the analysis's calibrated values, a soft target over the
 /// moves and the position's value), then the position.
 ///
-/// A line: `GAME FINAL PLAYED ACTION:VALUE,... | POSITION`, moves as the learning
-/// environment's action numbers (docs/python.md), the position in the text notation
-/// (`entropy score`'s); each game ends with `end GAME`.
+/// A line: `GAME FINAL PLAYED ACTION:VALUE,...[ greedy] | POSITION`, moves as the learning
+/// environment's action numbers (docs/python.md), `greedy` where the searcher read its
+/// opponent as the greedy bot, the position in the text notation (`entropy score`'s); each
+/// game ends with `end GAME`.
 ///
 /// Games cycle through self-play (both roles recorded) and one game against each
-/// `--opponent` (the searcher's role alone recorded, Order and Chaos in turn). With
+/// `--opponent` (the searcher's role alone recorded, Order and Chaos in turn). Against an
+/// opponent the searcher watches it as the `policy` agent does; as Chaos, once Order reads as
+/// greedy, it searches as the default bot then does (Order greedy below the root). With
 /// `--explore`, a decision now and then plays a random legal move, and `--temperature` draws
 /// the move played among the best moves, so the positions are not all the searcher's own line.
 /// Game i is played on deal `--seed + i` (the deals of `entropy match --seed`); each game is

@@ -47,7 +47,7 @@ pub use net::NetBot;
 #[cfg(feature = "onnx")]
 pub use network_bots::{PnetBot, WnetBot};
 pub use ntuple::{NTupleEval, NTupleModel};
-pub use policy_bot::{policy_move, PolicyBot};
+pub use policy_bot::{policy_move, policy_move_reading, PolicyBot};
 
 use crate::eval::{BoardMemo, Calibration, Evaluator, LinearEval};
 use crate::Bot;

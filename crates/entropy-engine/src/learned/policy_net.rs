@@ -15,7 +15,9 @@ use std::collections::HashMap;
 use entropy_core::{Position, Size};
 
 use super::actions::{env_cell, slide_cells};
-use super::observation::{changed_lines, observation_size, observation_with_mask, ObservationKind};
+use super::observation::{
+    changed_lines, observation_size, observation_with_mask_reading, ObservationKind,
+};
 
 const SIZE: usize = 7;
 const CELLS: usize = SIZE * SIZE;
@@ -133,6 +135,9 @@ pub struct PolicyNet {
     value_out: Linear,
     gain_weights: Option<[f32; 3]>,
     eval_weights: Option<[f32; 2]>,
+    /// With the read observation: Chaos's weights on each placement's evaluation change after
+    /// greedy Order's reply and on its plain change, both while Order reads as greedy.
+    read_weights: Option<[f32; 2]>,
     lines: Option<LineTables>,
     provenance: String,
 }
@@ -188,7 +193,9 @@ impl PolicyNet {
         }
         let mut tensors = Tensors::read(shapes, data)?;
         let flag = |key: &str| config.get(key).copied().unwrap_or(0) != 0;
-        let kind = if flag("evals") {
+        let kind = if flag("read") {
+            ObservationKind::Read
+        } else if flag("evals") {
             ObservationKind::Evals
         } else if flag("lines") {
             ObservationKind::Lines
@@ -214,14 +221,16 @@ impl PolicyNet {
             .collect::<Result<Vec<_>, _>>()?;
         let heads = line_mix("heads", channels, 1 + 2 * COLOURS)?;
         let table = 2 * STAGES * CLASSES * PATTERNS;
+        // The read observation's flag is one more scalar.
+        let scalars = SCALARS + usize::from(kind == ObservationKind::Read);
         let net = PolicyNet {
             kind,
             stem: tensors.linear("stem", features, channels, true)?,
-            scalars: tensors.linear("scalars", SCALARS, channels, true)?,
+            scalars: tensors.linear("scalars", scalars, channels, true)?,
             blocks: block_layers,
             heads,
-            passing: tensors.linear("passing", channels + SCALARS, 1, true)?,
-            value_hidden: tensors.linear("value.0", channels + SCALARS, hidden, true)?,
+            passing: tensors.linear("passing", channels + scalars, 1, true)?,
+            value_hidden: tensors.linear("value.0", channels + scalars, hidden, true)?,
             value_out: tensors.linear("value.2", hidden, 1, true)?,
             gain_weights: if gains {
                 let w = tensors.take("gain_weights", &[3])?;
@@ -229,13 +238,22 @@ impl PolicyNet {
             } else {
                 None
             },
-            eval_weights: if kind == ObservationKind::Evals {
+            eval_weights: if matches!(kind, ObservationKind::Evals | ObservationKind::Read) {
                 let w = tensors.take("eval_weights", &[2])?;
                 Some([w[0], w[1]])
             } else {
                 None
             },
-            lines: if matches!(kind, ObservationKind::Lines | ObservationKind::Evals) {
+            read_weights: if kind == ObservationKind::Read {
+                let w = tensors.take("read_weights", &[2])?;
+                Some([w[0], w[1]])
+            } else {
+                None
+            },
+            lines: if matches!(
+                kind,
+                ObservationKind::Lines | ObservationKind::Evals | ObservationKind::Read
+            ) {
                 Some(LineTables {
                     policy: tensors.take("line_policy", &[table])?,
                     value: tensors.take("line_value", &[table])?,
@@ -273,20 +291,41 @@ impl PolicyNet {
     }
 
     /// The observation the network reads for a 7x7 position where a player is to move, the
-    /// mask appended as 0/1 (the learning environment's with `mask_in_observation`).
+    /// mask appended as 0/1 (the learning environment's with `mask_in_observation`), for an
+    /// opponent not read as greedy.
     pub fn observation(&self, position: &Position) -> Vec<f32> {
-        observation_with_mask(position, self.kind)
+        self.observation_reading(position, false)
+    }
+
+    /// [`PolicyNet::observation`] where the opponent reads as greedy (`greedy`) or not: only
+    /// a network over the read observation sees the difference.
+    pub fn observation_reading(&self, position: &Position, greedy: bool) -> Vec<f32> {
+        observation_with_mask_reading(position, self.kind, greedy)
+    }
+
+    /// Whether the network reads its opponent ([`ObservationKind::Read`]).
+    pub fn reads_opponent(&self) -> bool {
+        self.kind == ObservationKind::Read
     }
 
     /// The logits and value of a 7x7 position where a player is to move.
     pub fn evaluate(&self, position: &Position) -> Result<PolicyOutput, String> {
+        self.evaluate_reading(position, false)
+    }
+
+    /// [`PolicyNet::evaluate`] where the opponent reads as greedy (`greedy`) or not.
+    pub fn evaluate_reading(
+        &self,
+        position: &Position,
+        greedy: bool,
+    ) -> Result<PolicyOutput, String> {
         if position.size() != Size::SEVEN {
             return Err("the policy network reads 7x7 boards only".to_string());
         }
         if position.to_move().is_none() {
             return Err("the policy network needs a player to move".to_string());
         }
-        Ok(self.forward(&self.observation(position)))
+        Ok(self.forward(&self.observation_reading(position, greedy)))
     }
 
     /// The network on one observation (as [`PolicyNet::observation`] writes it).
@@ -300,7 +339,12 @@ impl PolicyNet {
         let inputs = self.stem.inputs;
         let channels = self.stem.outputs;
         let mut context = vec![0.0; channels];
-        self.scalars.add_to(&board.scalars, &mut context);
+        // The scalars, and the read observation's flag after them.
+        let mut scalars = board.scalars.to_vec();
+        if self.read_weights.is_some() {
+            scalars.push(obs[PLANES + GAINS + LINES_SIZE + ACTIONS]);
+        }
+        self.scalars.add_to(&scalars, &mut context);
         let mut x = vec![0.0; CELLS * channels];
         for cell in 0..CELLS {
             let y = &mut x[cell * channels..(cell + 1) * channels];
@@ -322,7 +366,7 @@ impl PolicyNet {
             }
         }
         pooled.iter_mut().for_each(|p| *p /= CELLS as f32);
-        pooled.extend_from_slice(&board.scalars);
+        pooled.extend_from_slice(&scalars);
         // The heads: a placement's logit at its cell, a slide's from its destination's arrival
         // and its origin's leaving map for the colour it moves, the pass from the pooled.
         let heads = self.heads.apply(&x);
@@ -366,6 +410,16 @@ impl PolicyNet {
             let weight = order * w[1] + (1.0 - order) * w[0];
             for (logit, change) in logits.iter_mut().zip(&obs[start..start + ACTIONS]) {
                 *logit += EVAL_SCALE * weight * change;
+            }
+        }
+        if let Some(w) = self.read_weights {
+            // The flag and the placements' changes after greedy's reply, after the evals.
+            let changes = PLANES + GAINS + LINES_SIZE;
+            let flag = obs[changes + ACTIONS];
+            let replies = &obs[changes + ACTIONS + 1..changes + ACTIONS + 1 + CELLS];
+            for cell in 0..CELLS {
+                let term = w[0] * replies[cell] + w[1] * obs[changes + cell];
+                logits[cell] += EVAL_SCALE * flag * term;
             }
         }
         for (logit, legal) in logits.iter_mut().zip(&obs[width..]) {

@@ -26,6 +26,7 @@ use entropy_core::{Move, Phase, Position};
 use crate::eval::{BoardMemo, Evaluator};
 use cache::EvalCache;
 use model::OpponentModel;
+pub use observer::GreedyWatch;
 use ordering::Killers;
 use star::{Context, Stop, UPPER};
 use tt::Table;
