@@ -154,7 +154,7 @@ def test_a_short_training_writes_its_files_and_resumes(tmp_path, capsys):
     assert "# made by: python -m hyle_entropy.train_ppo --out" in header
     assert f"# {first_end} steps, " in header
     policy = load_policy(str(tmp_path / "policy.pt"))
-    assert policy.config() == {"channels": 8, "blocks": 1, "hidden": 8, "gains": 1, "lines": 1, "evals": 1, "eval_start": 0}
+    assert policy.config() == {"channels": 8, "blocks": 1, "hidden": 8, "gains": 1, "lines": 1, "evals": 1, "eval_start": 0, "read": 0}
     # The same command with a larger budget resumes from the checkpoint, also one written
     # before `eval_start` existed.
     saved = torch.load(tmp_path / "checkpoint.pt", weights_only=False)
