@@ -15,8 +15,7 @@
 
 use entropy_core::notation::text::{format_position, parse_position};
 use entropy_core::{Colour, Move, Phase, Position, Role, Size};
-use entropy_engine::bots::random_move;
-use entropy_engine::eval::{Calibration, LinearEval};
+use entropy_engine::bots::{random_move, HandWeights};
 use entropy_engine::learned::actions::{action_of, move_of};
 use entropy_engine::learned::BotEval;
 use entropy_engine::search::model::OpponentModel;
@@ -162,35 +161,12 @@ pub enum Opponent<'a> {
 
 /// What the teacher's searcher assumes of a greedy Order and values its leaves with while it
 /// reads one: as the default bot does (`bots::SearchBot`), so that the data teach what it plays.
-struct AgainstGreedy {
-    /// The evaluation not in use (the hand weights until they stand in).
-    other: Option<BotEval>,
-    in_use: bool,
-}
-
-impl AgainstGreedy {
-    fn new() -> AgainstGreedy {
-        let hand = LinearEval::hand().with_calibration(Some(Calibration::hand_vs_greedy()));
-        AgainstGreedy {
-            other: Some(BotEval::Linear(hand)),
-            in_use: false,
-        }
-    }
-
-    /// Searches Order as greedy with the hand weights (`on`), or as any player with the
-    /// searcher's own evaluation.
-    fn set(&mut self, searcher: &mut Searcher<BotEval>, on: bool) {
-        searcher.set_model(OpponentModel {
-            greedy_order: on,
-            ..OpponentModel::default()
-        });
-        if on != self.in_use {
-            if let Some(other) = self.other.take() {
-                self.other = Some(searcher.replace_eval(other));
-                self.in_use = on;
-            }
-        }
-    }
+fn search_against_greedy(searcher: &mut Searcher<BotEval>, hand: &mut HandWeights, on: bool) {
+    searcher.set_model(OpponentModel {
+        greedy_order: on,
+        ..OpponentModel::default()
+    });
+    hand.set(searcher, on);
 }
 
 /// Plays game `game` on the chips of `deal` (drawn in its order), the teacher's decisions
@@ -209,7 +185,7 @@ pub fn teacher_game(
     let mut decisions = Vec::new();
     searcher.clear();
     let mut watch = GreedyWatch::new();
-    let mut against_greedy = AgainstGreedy::new();
+    let mut hand = HandWeights::new();
     if let Opponent::Bot(bot, teacher) = &mut opponent {
         bot.new_game(position.size(), teacher.opponent());
     }
@@ -234,7 +210,7 @@ pub fn teacher_game(
                 }
                 let greedy = watching && watch.is_greedy();
                 let chaos = matches!(position.phase(), Phase::Place(_));
-                against_greedy.set(searcher, greedy && chaos);
+                search_against_greedy(searcher, &mut hand, greedy && chaos);
                 let analysis =
                     searcher.analyse(&position, Limits::nodes(config.nodes), config.top, None);
                 let moves: Vec<(Move, f64)> =
@@ -256,7 +232,7 @@ pub fn teacher_game(
         };
         position.play_unchecked(mv);
     }
-    against_greedy.set(searcher, false);
+    search_against_greedy(searcher, &mut hand, false);
     let score = position.score();
     for decision in &mut decisions {
         decision.final_score = score;
@@ -296,7 +272,7 @@ fn explore(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use entropy_engine::eval::Evaluator;
+    use entropy_engine::eval::{Evaluator, LinearEval};
 
     fn deal(seed: u64) -> Vec<Colour> {
         entropy_arena::deal::shuffled_bag(Size::SEVEN, seed)

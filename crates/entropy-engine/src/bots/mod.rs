@@ -19,7 +19,9 @@ pub use greedy::{best_order_reply, GreedyBot};
 pub use heuristic::{gap_creation, order_evaluation, order_plan, spoiler, ChaosPlan, HeuristicBot};
 pub use options::{search_options, SearchOption};
 pub use random::RandomBot;
-pub use search::{tunable, SearchBot, SearchOptions, Tunable, Tuning, DEFAULT_TABLE_MIB, TUNABLES};
+pub use search::{
+    tunable, HandWeights, SearchBot, SearchOptions, Tunable, Tuning, DEFAULT_TABLE_MIB, TUNABLES,
+};
 
 use crate::eval::{Calibration, LinearEval};
 use crate::learned::{self, BotEval, NTupleEval};

@@ -150,11 +150,55 @@ pub struct SearchBot {
     /// What the evaluation's calibration adds to the last search's value.
     last_offset: f64,
     observer: Observer,
+    hand: HandWeights,
+}
+
+/// The hand weights that stand in for a searcher's leaves as Chaos while Order reads as
+/// greedy: they concede a greedy Order fewer points than the trained ones. Their values are
+/// shown as expected scores too, corrected for what they mean there: play against a greedy
+/// Order. The default bot and the teacher of the `policy` network (`entropy teacher-data`)
+/// both switch them in and out.
+pub struct HandWeights {
     /// The evaluation not in use: the hand weights while the leaves' own is searching, and the
     /// leaves' own while the hand weights stand in for it.
-    other_eval: Option<BotEval>,
+    other: Option<BotEval>,
     /// Whether the hand weights stand in for the leaves' evaluation now.
-    hand_in_use: bool,
+    in_use: bool,
+}
+
+impl HandWeights {
+    /// The hand weights, not in use yet.
+    pub fn new() -> HandWeights {
+        let calibration = Some(Calibration::hand_vs_greedy());
+        HandWeights {
+            other: Some(BotEval::Linear(
+                LinearEval::hand().with_calibration(calibration),
+            )),
+            in_use: false,
+        }
+    }
+
+    /// Whether the hand weights stand in for `searcher`'s evaluation now.
+    pub fn in_use(&self) -> bool {
+        self.in_use
+    }
+
+    /// Puts the hand weights in for `searcher`'s evaluation (`hand`), or back out.
+    pub fn set(&mut self, searcher: &mut Searcher<BotEval>, hand: bool) {
+        if hand == self.in_use {
+            return;
+        }
+        if let Some(other) = self.other.take() {
+            self.other = Some(searcher.replace_eval(other));
+            self.in_use = hand;
+        }
+    }
+}
+
+impl Default for HandWeights {
+    fn default() -> HandWeights {
+        HandWeights::new()
+    }
 }
 
 impl SearchBot {
@@ -171,16 +215,8 @@ impl SearchBot {
         options: SearchOptions,
     ) -> SearchBot {
         let searcher = Searcher::new(eval, options.table_mib);
-        // As Chaos, while Order reads as greedy, the hand weights value the leaves: they
-        // concede a greedy Order fewer points than the trained ones. Their values are shown as
-        // expected scores too, corrected for what they mean here: play against a greedy Order.
-        let calibration = Some(Calibration::hand_vs_greedy());
-        let other_eval = Some(BotEval::Linear(
-            LinearEval::hand().with_calibration(calibration),
-        ));
         SearchBot {
-            other_eval,
-            hand_in_use: false,
+            hand: HandWeights::new(),
             name: name.into(),
             observer: Observer::new(
                 judge,
@@ -215,23 +251,12 @@ impl SearchBot {
     /// Whether the hand weights stand in for the leaves' evaluation now (as Chaos, while Order
     /// reads as greedy).
     pub fn uses_hand_weights(&self) -> bool {
-        self.hand_in_use
+        self.hand.in_use()
     }
 
     /// The opponent's mean regret per move over the moves watched, once enough are.
     pub fn opponent_regret(&self) -> Option<f64> {
         self.observer.mean_regret()
-    }
-
-    /// Puts the hand weights in for the leaves' evaluation (`hand`), or back out.
-    fn use_hand_weights(&mut self, hand: bool) {
-        if hand == self.hand_in_use {
-            return;
-        }
-        if let Some(other) = self.other_eval.take() {
-            self.other_eval = Some(self.searcher.replace_eval(other));
-            self.hand_in_use = hand;
-        }
     }
 
     /// What turns `result`'s value into the expected final score shown: its evaluation's
@@ -269,7 +294,7 @@ impl Bot for SearchBot {
     fn new_game(&mut self, _size: Size, _role: Role) {
         self.searcher.clear();
         self.searcher.set_model(OpponentModel::default());
-        self.use_hand_weights(false);
+        self.hand.set(&mut self.searcher, false);
         self.observer.reset();
     }
 
@@ -310,7 +335,7 @@ impl Bot for SearchBot {
                 },
             };
             self.searcher.set_model(model);
-            self.use_hand_weights(model.greedy_order);
+            self.hand.set(&mut self.searcher, model.greedy_order);
         }
         let result = self.searcher.search(position, limits);
         let best = result.best;
