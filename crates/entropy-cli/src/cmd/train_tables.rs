@@ -30,9 +30,9 @@ use entropy_train::{start_weights, TrainConfig};
 /// `--games` plays only the new ones of its first generation.
 ///
 /// With the defaults this reproduces the default `search` bot's tables,
-/// crates/entropy-engine/weights/tables7.bin, whatever `--jobs` is: about four hours on 2 cores
-/// (40 minutes for the first generation, about 70 for each later one, whose searches read the
-/// tables).
+/// crates/entropy-engine/weights/tables7.bin, whatever `--jobs` is: about five hours on 2 cores
+/// (40 minutes for the first generation, about an hour for each later one, whose searches read
+/// the tables).
 #[derive(clap::Args)]
 pub struct Args {
     /// Seed of the self-play chip orders and opening randomisation, and of the passes' order.
@@ -62,8 +62,8 @@ pub struct Args {
     #[arg(long, value_name = "FILE")]
     leaves: Option<PathBuf>,
     /// Generations: each after the first plays its games with the one before's tables at the
-    /// leaves (each of 2, 3 and 4 passed both rungs of the ladder against the one before).
-    #[arg(long, default_value_t = 4)]
+    /// leaves (each of 2 to 5 passed both rungs of the ladder against the one before).
+    #[arg(long, default_value_t = 5)]
     generations: usize,
     /// Games played at once [default: the number of CPUs].
     #[arg(long, short)]
