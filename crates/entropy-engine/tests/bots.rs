@@ -284,8 +284,11 @@ fn net_plays_order_over_its_greedy_model_only_against_a_greedy_chaos() {
     // Nor against a one-move lookahead, whose placements are nearly always among greedy's
     // but break its ties by the evaluation, not at random. Its first six may all look like
     // greedy's (early placements give Order nothing wherever they go), so the first slide
-    // that may switch can; by the ninth the evidence says otherwise.
-    for chaos in ["heuristic", "search:depth=1"] {
+    // that may switch can; by the ninth the evidence says otherwise. (The lookahead over the
+    // linear evaluation, which retraining the tables leaves alone: over the fifth generation's
+    // tables this deal's lookahead played eight placements in a row from the 20th as greedy's,
+    // and net read it as greedy for those slides.)
+    for chaos in ["heuristic", "search:depth=1,eval=linear"] {
         let switched = switched(chaos);
         assert!(!switched[8..].iter().any(|&s| s), "{chaos}: {switched:?}");
     }
