@@ -30,7 +30,7 @@ use entropy_train::{start_weights, TrainConfig};
 /// `--games` plays only the new ones of its first generation.
 ///
 /// With the defaults this reproduces the default `search` bot's tables,
-/// crates/entropy-engine/weights/tables7.bin, whatever `--jobs` is: about five hours on 2 cores
+/// crates/entropy-engine/weights/tables7.bin, whatever `--jobs` is: about six hours on 2 cores
 /// (40 minutes for the first generation, about an hour for each later one, whose searches read
 /// the tables).
 #[derive(clap::Args)]
@@ -62,8 +62,8 @@ pub struct Args {
     #[arg(long, value_name = "FILE")]
     leaves: Option<PathBuf>,
     /// Generations: each after the first plays its games with the one before's tables at the
-    /// leaves (each of 2 to 5 passed both rungs of the ladder against the one before).
-    #[arg(long, default_value_t = 5)]
+    /// leaves (each of 2 to 6 passed both rungs of the ladder against the one before).
+    #[arg(long, default_value_t = 6)]
     generations: usize,
     /// Games played at once [default: the number of CPUs].
     #[arg(long, short)]

@@ -179,8 +179,8 @@ impl NTupleModel {
 
     /// The line-pattern tables the default `search` bot values its leaves with
     /// (`weights/tables7.bin`, `entropy train-tables` with its defaults: over the shipped
-    /// linear weights, the fifth generation: fitted to the search values of games searched
-    /// with the fourth generation of these tables at the leaves, each generation's games
+    /// linear weights, the sixth generation: fitted to the search values of games searched
+    /// with the fifth generation of these tables at the leaves, each generation's games
     /// searched with the one before's).
     pub fn tables() -> std::sync::Arc<NTupleModel> {
         static TRAINED: OnceLock<std::sync::Arc<NTupleModel>> = OnceLock::new();
